@@ -1,0 +1,5 @@
+import sys
+
+from p2pcards.cli import main
+
+sys.exit(main())

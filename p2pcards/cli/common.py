@@ -1,0 +1,58 @@
+"""What the commands share: game options from the command line, errors, JSON output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from p2pcards import games
+
+
+class UsageError(Exception):
+    """Bad input on the command line: the message says what is wrong and what would be right."""
+
+
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME", help=f"one of: {', '.join(games.GAMES)}")
+    parser.add_argument(
+        "-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+        help="a table option, e.g. -o deal=4 -o ante=20 (see `p2pcards rules GAME`)",
+    )
+
+
+def parse_value(text: str) -> Any:
+    lowered = text.strip().lower()
+    if lowered in ("on", "true", "yes"):
+        return True
+    if lowered in ("off", "false", "no"):
+        return False
+    try:
+        return int(lowered)
+    except ValueError:
+        return text.strip()
+
+
+def game_options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"option {pair!r} must look like NAME=VALUE, e.g. deal=4")
+        options[name.strip()] = parse_value(value)
+    return options
+
+
+def load_rules(game: str, options: dict[str, Any]) -> games.Rules:
+    try:
+        return games.load(game, **options)
+    except games.GameError as exc:
+        raise UsageError(str(exc)) from exc
+    except TypeError as exc:
+        raise UsageError(f"bad options for {game}: {exc}") from exc
+
+
+def print_json(obj: Any) -> None:
+    json.dump(obj, sys.stdout, sort_keys=True)
+    sys.stdout.write("\n")
