@@ -474,11 +474,27 @@ class HandState(ABC):
     # ---- identity
 
     def digest(self) -> bytes:
-        """SHA-256 of the replicated (public) state: game, options, setup and public history."""
-        h = hashlib.sha256(b"p2pcards/hand/v1")
-        h.update(canonical((self.rules.name, self.rules.options, self.setup)))
-        h.update(canonical(self._public))
-        return h.digest()
+        """SHA-256 of the replicated (public) state: game, options, setup and public history.
+
+        The hash runs over ``canonical(game, options, setup)`` and then each public event's
+        canonical encoding in turn (each is self-delimiting), so it can be extended as events are
+        appended: asking for the digest after every step costs one event each time, not the whole
+        history.  The cached hasher is never updated in place, so clones may share it."""
+        cached = self.__dict__.get("_digest_cache")
+        if cached is None:
+            count, hasher = 0, hashlib.sha256(b"p2pcards/hand/v1")
+            hasher.update(canonical((self.rules.name, self.rules.options, self.setup)))
+        else:
+            count, hasher = cached
+        public = self._public
+        if count > len(public):  # a history that shrank: an engine that rebuilt it, start again
+            self.__dict__.pop("_digest_cache", None)
+            return self.digest()
+        hasher = hasher.copy()
+        for event in public[count:]:
+            hasher.update(canonical(event))
+        self.__dict__["_digest_cache"] = (len(public), hasher.copy())
+        return hasher.digest()
 
     def record(self) -> HandRecord:
         text = self.rules.action_text
