@@ -443,8 +443,13 @@ class HandState(ABC):
     def moves_applied(self) -> int:
         return len(self._actions)
 
+    def parse(self, text: str) -> Action:
+        """Read an action as this replica may (an engine can accept more here than ``rules.parse_action``:
+        Azi turns ``discard 7H`` of a card the seat has seen into the secret-keeping ``discard #k``)."""
+        return self.rules.parse_action(text)
+
     def apply_text(self, text: str) -> Action:
-        a = self.rules.parse_action(text)
+        a = self.parse(text)
         self.apply(a)
         return a
 
