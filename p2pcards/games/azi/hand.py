@@ -1,0 +1,598 @@
+"""One hand of Azi on one replica.
+
+The flow of a hand (``phase``):
+
+* ``BUYIN`` (azi replays only, A14): the seats that may buy in are asked in turn, clockwise from
+  the dealer's left; ``buyin`` or ``decline``.
+* ``DEAL`` then ``REVEAL`` (chance): the cards are dealt one at a time clockwise from the dealer's
+  left to the seats in the hand (position ``k`` is the ``k``-th card dealt), blind (``disclose``
+  off) when blind betting is on; then the last card dealt, the dealer's, is turned up for trump (A2).
+* ``DISCARD`` (``deal=4``, A4): each seat in turn discards a card by its place in the hand.
+* ``BID`` (A6-A9): the bidding for the lead.  A blind seat may ``look`` first (a ``Disclose``
+  need, then the same seat acts again).
+* ``DISCLOSE`` (chance): the seats still blind when the bidding ends see their cards, in turn.
+* ``PLAY`` (A10-A12): tricks until a seat has two, or three tricks one each (azi, A14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self
+
+from p2pcards.games.azi import actions as act
+from p2pcards.games.azi import bidding
+from p2pcards.games.azi.result import AziResult, settle_pot
+from p2pcards.games.azi.view import AziView
+from p2pcards.games.base import (
+    CHANCE,
+    TERMINAL,
+    UNKNOWN,
+    Action,
+    ActionError,
+    Deal,
+    Disclose,
+    FulfilError,
+    GameError,
+    HandState,
+    IllegalAction,
+    Need,
+    Reveal,
+)
+from p2pcards.games.cards import ACE, Card, card_text
+
+if TYPE_CHECKING:
+    from p2pcards.games.azi.rules import AziRules
+
+BUYIN, DEAL, REVEAL, DISCARD, BID, DISCLOSE, PLAY, OVER = range(8)
+PHASE_NAMES = ("buy-in", "deal", "deal", "discard", "bidding", "deal", "play", "over")
+SETUP_KEYS = ("hand", "dealer", "stacks", "carried", "free", "azi")
+
+# the list attributes a clone copies (``hands`` is a list of lists and is copied apart)
+_LISTS = ("card_at", "_public", "_actions", "stack", "contrib", "inhand", "folded", "blind", "vbet",
+          "raises", "need_act", "discards", "mucked", "played", "played_seats", "trick", "trick_seats",
+          "tricks", "pub", "seen_by")
+
+
+def _seat_tuple(name: str, value: Any, n: int) -> tuple[int, ...]:
+    if not isinstance(value, (tuple, list)) or len(value) != n or not all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in value):
+        raise GameError(f"setup {name} must give {n} whole numbers >= 0, not {value!r}")
+    return tuple(value)
+
+
+class AziHand(HandState):
+    """The state machine of one hand (see the module docstring)."""
+
+    rules: AziRules
+
+    def __init__(self, rules: AziRules, setup: Mapping[str, Any]) -> None:
+        n = rules.n
+        extra = sorted(k for k in setup if k not in SETUP_KEYS)
+        if extra:
+            raise GameError(f"unknown setup keys {extra}; a hand's setup has {', '.join(SETUP_KEYS)}")
+        hand_no, dealer, azi = setup.get("hand", 0), setup.get("dealer", 0), setup.get("azi", 0)
+        for name, v in (("hand", hand_no), ("dealer", dealer), ("azi", azi)):
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise GameError(f"setup {name} must be a whole number >= 0, not {v!r}")
+        if dealer >= n:
+            raise GameError(f"the dealer is a seat from 0 to {n - 1}, not {dealer}")
+        stacks = _seat_tuple("stacks", setup.get("stacks", (rules.bankroll,) * n), n)
+        carried = _seat_tuple("carried", setup.get("carried", (0,) * n), n)
+        free_raw = setup.get("free", ())
+        if not isinstance(free_raw, (tuple, list)) or not all(
+                isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in free_raw) or list(
+                free_raw) != sorted(set(free_raw)):
+            raise GameError(f"setup free must list distinct seats in order, not {free_raw!r}")
+        free = tuple(free_raw)
+        if (azi > 0) != bool(free) or (azi > 0) != (sum(carried) > 0) or 0 < len(free) < 2:
+            raise GameError("an azi replay (azi > 0) needs two or more free seats and a carried pot; "
+                            "a first deal has neither")
+        self.setup = (("hand", hand_no), ("dealer", dealer), ("stacks", stacks), ("carried", carried),
+                      ("free", free), ("azi", azi))
+        self.rules = rules
+        size = len(rules.deck)
+        self.card_at = [UNKNOWN] * size
+        self._public = []
+        self._actions = []
+        self.n = n
+        self.dealer = dealer
+        self.ante = rules.ante
+        self.order = tuple((dealer + 1 + i) % n for i in range(n))
+        """Every seat, clockwise from the dealer's left (the dealer last)."""
+        self.stack = list(stacks)
+        self.contrib = list(carried)
+        self.inhand = [False] * n
+        self.folded = [False] * n
+        self.blind = [rules.blind] * n
+        self.vbet = [0] * n
+        """What each seat's payments in this bidding count for (blind payments count double)."""
+        self.raises = [0] * n
+        self.need_act = [False] * n
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.discards: list[int] = []
+        self.mucked: list[int] = []
+        self.played: list[int] = []
+        self.played_seats: list[int] = []
+        self.trick: list[int] = []
+        self.trick_seats: list[int] = []
+        self.tricks = [0] * n
+        self.pub = [False] * size
+        """Positions whose card everybody knows (the trump card, cards played)."""
+        self.seen_by = [-1] * size
+        """The seat a position's card was disclosed to (its owner), or -1."""
+        self.dealt = 0
+        self.level = 0
+        self.opened = False
+        self.lead_claim = -1
+        self.leader = -1
+        self.trump_pos = -1
+        self.trump_card = UNKNOWN
+        self.trump_suit = -1
+        self.top_card = -1
+        """The six of trumps when it is on stage (A3), else -1."""
+        self.price = 0
+        self.queue: tuple[int, ...] = ()
+        self.qi = 0
+        self.azi = azi
+        self._result: AziResult | None = None
+        self._need: Need | None = None
+        self._turn = CHANCE
+        self.phase = DEAL
+        if free:
+            for s in free:
+                self.inhand[s] = True
+            self.price = (sum(carried) + 1) // 2
+            if rules.azi_buy_in:
+                self.queue = tuple(s for s in self.order if not self.inhand[s] and stacks[s] >= self.price)
+            if self.queue:
+                self.phase = BUYIN
+                self._turn = self.queue[0]
+                return
+        else:
+            for s in range(n):
+                if self.stack[s] >= self.ante:
+                    self.stack[s] -= self.ante
+                    self.contrib[s] += self.ante
+                    self.inhand[s] = True
+            if sum(self.inhand) < 2:
+                raise GameError("fewer than two players can pay the ante: no hand can be dealt")
+        self._start_deal()
+
+    # ------------------------------------------------------------------ the contract
+
+    @property
+    def to_act(self) -> int:
+        return self._turn
+
+    @property
+    def need(self) -> Need | None:
+        return self._need
+
+    @property
+    def result(self) -> AziResult | None:
+        return self._result
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def pot(self) -> int:
+        return sum(self.contrib)
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        d = new.__dict__
+        d.update(self.__dict__)
+        for name in _LISTS:
+            d[name] = d[name][:]
+        d["hands"] = [h[:] for h in self.hands]
+        return new
+
+    def legal_actions(self) -> list[Action]:
+        s = self._turn
+        if s < 0:
+            return []
+        ph = self.phase
+        if ph == PLAY:
+            return [act.PLAY0 + c for c in self._playable(s)]
+        if ph == BID:
+            return bidding.actions(self, s)
+        if ph == DISCARD:
+            slots = [act.DISCARD0 + k for k in range(len(self.hands[s]))]
+            return [act.LOOK, *slots] if self.blind[s] else slots
+        return [act.BUYIN, act.DECLINE]
+
+    def legal_summary(self) -> list[str]:
+        """The legal actions as short text, a run of amounts written ``raise 1..980``."""
+        out: list[str] = []
+        amounts: list[int] = []
+        verb = ""
+        for a in self.legal_actions():
+            if act.is_amount(a):
+                verb = "raise" if act.is_raise(a) else "bet"
+                amounts.append(act.amount_of(a))
+            else:
+                out.append(act.text(a))
+        if amounts:
+            lo, hi = amounts[0], amounts[-1]
+            out.append(f"{verb} {lo}" if lo == hi else f"{verb} {lo}..{hi}")
+        return out
+
+    def _illegal(self, message: str, rule: str, seat: int | None = None) -> IllegalAction:
+        legal = self.legal_summary() if self._turn >= 0 else []
+        return IllegalAction(message, seat=self._turn if seat is None else seat, rule=rule, legal=legal)
+
+    def reveals(self, action: Action) -> tuple[int, ...]:
+        s = self._turn
+        if self.phase != PLAY or s < 0 or not act.PLAY0 <= action < act.PLAY0 + 52:
+            return ()
+        c = action - act.PLAY0
+        ca = self.card_at
+        for p in self.hands[s]:
+            if ca[p] == c:
+                return (p,)
+        return ()
+
+    def zones(self) -> list[tuple[str, tuple[int, ...]]]:
+        zs = [(f"hand {s}", tuple(self.hands[s])) for s in range(self.n)]
+        zs += [("trick", tuple(self.trick)), ("played", tuple(self.played)),
+               ("discard", tuple(self.discards)), ("mucked", tuple(self.mucked)),
+               ("undealt", tuple(range(self.dealt, len(self.card_at))))]
+        return zs
+
+    # ------------------------------------------------------------------ text helpers
+
+    def parse(self, text: str) -> Action:
+        """Like ``rules.parse_action``, and also ``discard <card>`` for a card the seat to act has seen
+        (turned into ``discard #k``, the form that keeps the card secret)."""
+        verb, _, arg = " ".join(text.strip().lower().split()).partition(" ")
+        if verb == "discard" and arg and not arg.lstrip("#").isdigit():
+            c = self.rules.parse_card(arg)
+            s = self._turn
+            if s >= 0:
+                for k, p in enumerate(self.hands[s]):
+                    if self.card_at[p] == c and (self.seen_by[p] == s or self.pub[p]):
+                        return act.discard(k)
+            raise ActionError(f"seat {s} does not hold {card_text(c)} or has not seen it: "
+                              f"discard by place, discard #1..#{len(self.hands[s]) if s >= 0 else 4}")
+        return self.rules.parse_action(text)
+
+    def apply_text(self, text: str) -> Action:
+        a = self.parse(text)
+        self.apply(a)
+        return a
+
+    # ------------------------------------------------------------------ chance
+
+    def fulfil(self, values: Mapping[int, Card]) -> None:
+        need = self._need
+        if need is None:
+            raise FulfilError("nothing is to be dealt or shown now")
+        if isinstance(need, Deal):
+            self._learn(values, need.positions(), complete=False)
+            for s, ps in need.hands:
+                self.hands[s] = list(ps)
+                if need.disclose:
+                    for p in ps:
+                        self.seen_by[p] = s
+            self.dealt = len(need.positions())
+            self._public.append(("deal", need.hands, need.disclose))
+            self._need = Reveal((self.trump_pos,))
+            self.phase = REVEAL
+        elif isinstance(need, Reveal):
+            self._learn(values, need.positions, complete=True)
+            for p in need.positions:
+                self.pub[p] = True
+            self._public.append(("reveal", need.positions, tuple(self.card_at[p] for p in need.positions)))
+            self._set_trump()
+        else:
+            self._learn(values, need.positions, complete=False)
+            for p in need.positions:
+                self.seen_by[p] = need.seat
+            self._public.append(("disclose", need.seat, need.positions))
+            self._need = None
+            if self.phase == DISCLOSE:
+                self._next_disclose()
+            else:
+                self._turn = need.seat
+
+    def _learn(self, values: Mapping[int, Card], allowed: tuple[int, ...], complete: bool) -> None:
+        ca = self.card_at
+        in_deck = self.rules.in_deck
+        known = {c for c in ca if c != UNKNOWN}
+        new: dict[int, int] = {}
+        for p, c in values.items():
+            if p not in allowed:
+                raise FulfilError(f"position {p} is not part of this need ({allowed})")
+            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 52 or not in_deck[c]:
+                raise FulfilError(f"{c!r} is not a card of the azi deck")
+            if ca[p] == c:
+                continue
+            if ca[p] != UNKNOWN:
+                raise FulfilError(f"position {p} holds {card_text(ca[p])}, not {card_text(c)}")
+            if c in known:
+                raise FulfilError(f"{card_text(c)} is already known at another position")
+            known.add(c)
+            new[p] = c
+        if complete:
+            missing = [p for p in allowed if p not in values and ca[p] == UNKNOWN]
+            if missing:
+                raise FulfilError(f"every position must be shown; missing {missing}")
+        for p, c in new.items():
+            ca[p] = c
+
+    def _start_deal(self) -> None:
+        seats = [s for s in self.order if self.inhand[s]]
+        m, k = len(seats), self.rules.cards_dealt
+        hands = tuple((s, tuple(j + m * r for r in range(k))) for j, s in enumerate(seats))
+        self.trump_pos = m * k - 1
+        self._need = Deal(hands, disclose=not self.rules.blind)
+        self._turn = CHANCE
+        self.phase = DEAL
+
+    def _set_trump(self) -> None:
+        c = self.card_at[self.trump_pos]
+        self.trump_card = c
+        self.trump_suit = c // 13
+        if self.rules.six_on_stage and c % 13 + 2 == ACE:
+            self.top_card = self.trump_suit * 13 + 6 - 2
+        self._need = None
+        if self.rules.cards_dealt == 4:
+            self.phase = DISCARD
+            self.queue = tuple(s for s in self.order if self.inhand[s])
+            self.qi = 0
+            self._turn = self.queue[0]
+        else:
+            self._start_bidding()
+
+    def _look(self, s: int) -> None:
+        self.blind[s] = False
+        self._need = Disclose(s, tuple(p for p in self.hands[s] if not self.pub[p]))
+        self._turn = CHANCE
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, action: Action) -> None:
+        s = self._turn
+        if s < 0:
+            what = "the hand is over" if s == TERMINAL else "cards are being dealt or shown"
+            raise ActionError(f"no seat is to act now: {what}", rule="turn")
+        if not isinstance(action, int) or isinstance(action, bool) or not act.valid(action):
+            raise self._illegal(f"{action!r} is not an azi action", "turn")
+        ph = self.phase
+        if ph == BID:
+            bidding.apply(self, s, action)
+        elif ph == PLAY:
+            self._apply_play(s, action)
+        elif ph == DISCARD:
+            self._apply_discard(s, action)
+        else:
+            self._apply_buyin(s, action)
+        self._actions.append((s, action))
+        self._public.append(("act", s, action))
+
+    def _apply_buyin(self, s: int, a: Action) -> None:
+        if a not in (act.BUYIN, act.DECLINE):
+            raise self._illegal(f"first the azi buy-in: join for {self.price} chips or not", "A14")
+        if a == act.BUYIN:
+            self.stack[s] -= self.price
+            self.contrib[s] += self.price
+            self.inhand[s] = True
+        self.qi += 1
+        if self.qi < len(self.queue):
+            self._turn = self.queue[self.qi]
+        else:
+            self._start_deal()
+
+    def _apply_discard(self, s: int, a: Action) -> None:
+        if a == act.LOOK:
+            if not self.blind[s]:
+                raise self._illegal("you have already seen your cards", "A7")
+            self._look(s)
+            return
+        k = a - act.DISCARD0
+        if not 0 <= k < act.MAX_SLOTS:
+            raise self._illegal("first every player discards one card", "A4")
+        if k >= len(self.hands[s]):
+            raise self._illegal(f"you hold {len(self.hands[s])} cards", "A4")
+        self.discards.append(self.hands[s].pop(k))
+        self.qi += 1
+        if self.qi < len(self.queue):
+            self._turn = self.queue[self.qi]
+        else:
+            self._start_bidding()
+
+    # ---- bidding (see ``bidding``)
+
+    def call_cost(self, s: int) -> int:
+        """What seat ``s`` pays to call the highest bet (half, rounded up, while blind: A7)."""
+        return bidding.call_cost(self, s)
+
+    def min_bet(self, s: int) -> int:
+        """The smallest opening bet of seat ``s`` (the ante; half of it, rounded up, while blind)."""
+        return bidding.min_bet(self, s)
+
+    def _start_bidding(self) -> None:
+        self.phase = BID
+        bidding.start(self)
+
+    def _end_bidding(self) -> None:
+        # the last raiser leads (A8), else the first seat still in the hand
+        if self.lead_claim >= 0:
+            self.leader = self.lead_claim
+        else:
+            self.leader = next(t for t in self.order if self.inhand[t] and not self.folded[t])
+        self.phase = DISCLOSE
+        self.queue = tuple(t for t in self.order if self.inhand[t] and not self.folded[t] and self.blind[t])
+        self.qi = 0
+        self._next_disclose()
+
+    def _next_disclose(self) -> None:
+        if self.qi < len(self.queue):
+            s = self.queue[self.qi]
+            self.qi += 1
+            self._look(s)
+            return
+        self.phase = PLAY
+        self._turn = self.leader
+
+    # ---- play
+
+    def _playable(self, s: int) -> list[Card]:
+        ca = self.card_at
+        mine = sorted(c for p in self.hands[s] if (c := ca[p]) != UNKNOWN)
+        if not self.trick:
+            return mine
+        led = ca[self.trick[0]] // 13
+        follow = [c for c in mine if c // 13 == led]
+        if follow:
+            return follow
+        trumps = [c for c in mine if c // 13 == self.trump_suit]
+        return trumps or mine
+
+    def _apply_play(self, s: int, a: Action) -> None:
+        if not act.PLAY0 <= a < act.PLAY0 + 52:
+            raise self._illegal("it is the play: play a card", "A10")
+        c = a - act.PLAY0
+        ca = self.card_at
+        hand = self.hands[s]
+        pos = -1
+        for p in hand:
+            if ca[p] == c:
+                pos = p
+        if pos < 0:
+            raise self._illegal(f"seat {s} does not hold {card_text(c)}", "A10")
+        if self.trick:
+            led = ca[self.trick[0]] // 13
+            if c // 13 != led:
+                trump = self.trump_suit
+                for p in hand:
+                    v = ca[p]
+                    if v != UNKNOWN and p != pos and v // 13 == led:
+                        raise self._illegal(f"seat {s} must follow suit with {card_text(v)}", "A10")
+                if c // 13 != trump:
+                    for p in hand:
+                        v = ca[p]
+                        if v != UNKNOWN and p != pos and v // 13 == trump:
+                            raise self._illegal(f"seat {s} cannot follow suit and must play a trump "
+                                                f"({card_text(v)})", "A10")
+        hand.remove(pos)
+        self.pub[pos] = True
+        self.trick.append(pos)
+        self.trick_seats.append(s)
+        n = self.n
+        for i in range(1, n):
+            t = (s + i) % n
+            if self.inhand[t] and not self.folded[t] and t not in self.trick_seats:
+                self._turn = t
+                return
+        self._end_trick()
+
+    def power(self, c: Card, led: int) -> int:
+        """How strong ``c`` is in a trick led in suit ``led`` (A3, A11); -1 cannot win it."""
+        if c == self.top_card:
+            return 100
+        if c // 13 == self.trump_suit:
+            return 50 + c % 13
+        return c % 13 if c // 13 == led else -1
+
+    def _end_trick(self) -> None:
+        ca = self.card_at
+        led = ca[self.trick[0]] // 13
+        best, w = -2, -1
+        for p, t in zip(self.trick, self.trick_seats, strict=True):
+            pw = self.power(ca[p], led)
+            if pw > best:
+                best, w = pw, t
+        self.tricks[w] += 1
+        self.played += self.trick
+        self.played_seats += self.trick_seats
+        self.trick = []
+        self.trick_seats = []
+        if self.tricks[w] == 2:
+            self._finish(w, uncontested=False)
+        elif sum(self.tricks) == 3:
+            self._finish(None, uncontested=False)
+        else:
+            self.leader = w
+            self._turn = w
+
+    # ---- the end
+
+    def _finish(self, winner: int | None, uncontested: bool) -> None:
+        n = self.n
+        contrib = tuple(self.contrib)
+        payouts = (0,) * n if winner is None else settle_pot(contrib, winner, self.stack[winner] == 0)
+        self._result = AziResult(
+            winner=winner, azi=winner is None, uncontested=uncontested, tricks=tuple(self.tricks),
+            contributions=contrib, payouts=payouts,
+            stacks=tuple(self.stack[i] + payouts[i] for i in range(n)),
+            trick_winners=tuple(s for s in range(n) if self.tricks[s]))
+        self.phase = OVER
+        self._turn = TERMINAL
+        self._need = None
+
+    # ------------------------------------------------------------------ knowledge
+
+    def masked(self, seat: int) -> AziHand:
+        """A clone that knows only what ``seat`` may know."""
+        st = self.clone()
+        ca = st.card_at
+        pub, seen = self.pub, self.seen_by
+        for p in range(len(ca)):
+            if ca[p] != UNKNOWN and not pub[p] and seen[p] != seat:
+                ca[p] = UNKNOWN
+        return st
+
+    def voids(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the suits it has shown it does not hold: it did not follow a suit led, or
+        did not follow and did not trump either (A10)."""
+        void = [[False] * 4 for _ in range(self.n)]
+        ca = self.card_at
+        size = sum(1 for t in range(self.n) if self.inhand[t] and not self.folded[t])
+        plays = list(zip(self.played_seats, self.played, strict=True))
+        tricks = [plays[i:i + size] for i in range(0, len(plays), size)]
+        tricks.append(list(zip(self.trick_seats, self.trick, strict=True)))
+        for trick in tricks:
+            if not trick:
+                continue
+            led = ca[trick[0][1]] // 13
+            for t, p in trick[1:]:
+                su = ca[p] // 13
+                if su != led:
+                    void[t][led] = True
+                    if su != self.trump_suit:
+                        void[t][self.trump_suit] = True
+        return tuple(tuple(su for su in range(4) if v[su]) for v in void)
+
+    def view(self, seat: int) -> AziView:
+        if not 0 <= seat < self.n:
+            raise GameError(f"no seat {seat} at this table")
+        m = self.masked(seat)
+        ca = m.card_at
+        unknown = sorted(p for t in range(self.n) for p in self.hands[t] if ca[p] == UNKNOWN)
+        known = {c for c in ca if c != UNKNOWN}
+        my_turn = self._turn == seat
+        n = self.n
+        return AziView(
+            seat=seat, to_act=self._turn,
+            hand=tuple(c for p in self.hands[seat] if (c := ca[p]) != UNKNOWN),
+            legal_actions=tuple(m.legal_actions()) if my_turn else (),
+            unknown_positions=tuple(unknown),
+            unseen_cards=tuple(c for c in self.rules.deck if c not in known),
+            _masked=m,
+            phase=self.phase_name, dealer=self.dealer, azi=self.azi, trump=self.trump_card,
+            trump_suit=self.trump_suit, top_card=self.top_card, stacks=tuple(self.stack),
+            contributions=tuple(self.contrib), pot=self.pot, level=self.level,
+            bets=tuple(self.vbet), raises=tuple(self.raises), blind=tuple(self.blind),
+            in_hand=tuple(self.inhand[s] and not self.folded[s] for s in range(n)),
+            folded=tuple(self.folded), all_in=tuple(
+                self.inhand[s] and not self.folded[s] and self.stack[s] == 0 for s in range(n)),
+            lead_claim=self.lead_claim, leader=self.leader,
+            trick=tuple((t, self.card_at[p]) for t, p in zip(self.trick_seats, self.trick, strict=True)),
+            played=tuple((t, self.card_at[p]) for t, p in zip(self.played_seats, self.played, strict=True)),
+            voids=self.voids(), tricks=tuple(self.tricks),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            call_cost=self.call_cost(seat) if my_turn and self.phase == BID else 0,
+            min_bet=self.min_bet(seat), buy_in_price=self.price)
