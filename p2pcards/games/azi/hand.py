@@ -258,11 +258,6 @@ class AziHand(HandState):
                               f"discard by place, discard #1..#{len(self.hands[s]) if s >= 0 else 4}")
         return self.rules.parse_action(text)
 
-    def apply_text(self, text: str) -> Action:
-        a = self.parse(text)
-        self.apply(a)
-        return a
-
     # ------------------------------------------------------------------ chance
 
     def fulfil(self, values: Mapping[int, Card]) -> None:

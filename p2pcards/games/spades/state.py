@@ -1,0 +1,548 @@
+"""The state of one Spades hand: the deal, the bidding and thirteen tricks (rules S1-S8)."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections.abc import Mapping
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+from p2pcards.games.base import (
+    CHANCE,
+    TERMINAL,
+    UNKNOWN,
+    Action,
+    ActionError,
+    Deal,
+    FulfilError,
+    GameError,
+    HandState,
+    Need,
+    View,
+)
+from p2pcards.games.cards import SUIT_NAMES, Card, card_text
+from p2pcards.games.spades.scoring import HandResult, score_hand
+
+if TYPE_CHECKING:
+    from p2pcards.games.spades.rules import Rules
+
+CARDS = 52
+SEATS = 4
+TRICKS = 13
+SPADE0 = 39
+"""The lowest spade's id: a card ``c`` is a spade when ``c >= SPADE0``."""
+BID0 = 52
+"""The action ``bid n`` is ``BID0 + n``; ``play c`` is the card id ``c``."""
+MAX_BID = 13
+
+_DEAL, _BID, _PLAY, _OVER = 0, 1, 2, 3
+_SUIT_END: tuple[int, ...] = tuple(c - c % 13 + 13 for c in range(CARDS))
+"""Per card, one past the highest card id of its suit."""
+_DECK_SET: frozenset[int] = frozenset(range(CARDS))
+_BIDS: tuple[int, ...] = tuple(range(BID0, BID0 + MAX_BID + 1))
+_new = object.__new__
+_ALL_GETTER = itemgetter(*range(CARDS))
+_NO_HANDS: list[list[list[Card]]] = []
+_NEXT: tuple[int, ...] = (1, 2, 3, 0)
+_PLAY_EVENTS: tuple[dict[int, tuple[int, int]], ...] = tuple(
+    {c: (seat, c) for c in range(CARDS)} for seat in range(SEATS))
+"""Per seat, the event of playing each card: one shared tuple, appended to the actions and the
+public history; looking it up also checks that the action is a card id (a whole number 0-51)."""
+
+
+class SpadesDeal(Deal):
+    """A ``Deal`` that remembers its positions (asked for once per hand by every dealer loop).
+    It equals the plain ``Deal`` with the same fields."""
+
+    __slots__ = ("_positions",)
+    _positions: tuple[int, ...]
+
+    def __init__(self, hands: tuple[tuple[int, tuple[int, ...]], ...], disclose: bool = True) -> None:
+        super().__init__(hands, disclose)
+        object.__setattr__(self, "_positions", tuple(p for _, ps in hands for p in ps))
+
+    def positions(self) -> tuple[int, ...]:
+        return self._positions
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Deal):
+            return self.hands == other.hands and self.disclose == other.disclose
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.hands, self.disclose))
+
+
+def deal_for(dealer: int) -> SpadesDeal:
+    """Position k is the k-th card dealt, one at a time clockwise from the dealer's left (S1)."""
+    return SpadesDeal(tuple((seat, tuple(range((seat - dealer - 1) % SEATS, CARDS, SEATS)))
+                            for seat in range(SEATS)))
+
+
+def owner_of(position: int, dealer: int) -> int:
+    """The seat that is dealt ``position``."""
+    return (dealer + 1 + position) % SEATS
+
+
+@dataclass(slots=True)
+class SpadesView(View):
+    """What one seat knows of a Spades hand."""
+
+    dealer: int
+    bids: tuple[int | None, ...]
+    """Each seat's bid (0 is nil), None while not made."""
+    contracts: tuple[int, int]
+    """Each team's bids added so far (S3)."""
+    leader: int
+    """The seat that leads (or led) the current trick; -1 during the deal and the bidding."""
+    trick: tuple[tuple[int, Card], ...]
+    """The current trick as (seat, card) in play order."""
+    last_trick: tuple[tuple[int, Card], ...]
+    tricks_won: tuple[int, ...]
+    """Tricks taken so far by each seat."""
+    spades_broken: bool
+    played: tuple[Card, ...]
+    """Every card played in this hand, in order."""
+    voids: tuple[tuple[int, ...], ...]
+    """Per seat, the suits it showed it has none of (it did not follow them)."""
+    scores: tuple[int, int]
+    bags: tuple[int, int]
+
+
+class SpadesState(HandState):
+    """One hand of Spades on one replica.
+
+    Deck position ``k`` is dealt to seat ``(dealer + 1 + k) % 4``.  ``_hs[seat][suit]`` is the sorted
+    list of the cards of that suit this replica knows in that seat's hand (all of them, with full
+    information).  ``_k`` is the number of cards in the current trick.  The hot paths use literals:
+    39 is the lowest spade (``SPADE0``), 13 the cards per suit, 52 the first bid action.
+    """
+
+    __slots__ = ("_actions", "_bags", "_best", "_best_seat", "_bids", "_broken", "_dealer", "_fast",
+                 "_full", "_hidden", "_hs", "_k", "_led", "_phase", "_public", "_result", "_scores",
+                 "_tricks", "card_at", "need", "rules", "setup", "to_act")
+
+    rules: Rules
+    to_act: int
+    need: Need | None
+    _hs: list[list[list[Card]]]
+    _hidden: tuple[tuple[int, tuple[int, ...]], ...]
+    _result: HandResult | None
+
+    def __init__(self, rules: Rules, dealer: int, scores: tuple[int, int], bags: tuple[int, int],
+                 hand: int) -> None:
+        self.rules = rules
+        self.setup = (("bags", bags), ("dealer", dealer), ("hand", hand), ("scores", scores))
+        self.card_at = [UNKNOWN] * CARDS
+        self._public = []
+        self._actions = []
+        self.to_act = CHANCE
+        self.need = rules._deals[dealer]
+        self._dealer = dealer
+        self._scores = scores
+        self._bags = bags
+        self._phase = _DEAL
+        self._bids = [-1, -1, -1, -1]
+        self._hs = _NO_HANDS
+        self._full = False
+        self._fast = False
+        self._k = 0
+        self._led = 0
+        self._best = 0
+        self._best_seat = 0
+        self._broken = False
+        self._tricks = [0, 0, 0, 0]
+        self._hidden = ()
+        self._result = None
+
+    # ------------------------------------------------------------------ copies
+
+    def clone(self) -> SpadesState:
+        new = _new(SpadesState)
+        new.rules = self.rules
+        new.setup = self.setup
+        new.card_at = self.card_at[:]
+        new._public = self._public[:]
+        new._actions = self._actions[:]
+        new.to_act = self.to_act
+        new.need = self.need
+        new._dealer = self._dealer
+        new._scores = self._scores
+        new._bags = self._bags
+        new._phase = self._phase
+        new._bids = self._bids[:]
+        new._hs = [[h[0][:], h[1][:], h[2][:], h[3][:]] for h in self._hs]
+        new._full = self._full
+        new._fast = self._fast
+        new._k = self._k
+        new._led = self._led
+        new._best = self._best
+        new._best_seat = self._best_seat
+        new._broken = self._broken
+        new._tricks = self._tricks[:]
+        new._hidden = self._hidden
+        new._result = self._result
+        return new
+
+    # ------------------------------------------------------------------ what is awaited
+
+    def legal_actions(self) -> list[Action]:
+        if not self._fast:  # not playing, or a seat's cards are unknown here
+            if self._phase != _PLAY:
+                return list(_BIDS) if self._phase == _BID else []
+            self._check_known()
+        h = self._hs[self.to_act]
+        if self._k:
+            cards = h[self._led]
+            if cards:
+                return cards[:]
+            return [*h[0], *h[1], *h[2], *h[3]]
+        if self._broken:
+            return [*h[0], *h[1], *h[2], *h[3]]
+        return [*h[0], *h[1], *h[2]] or h[3][:]
+
+    def _check_known(self) -> None:
+        seat = self.to_act
+        plays = len(self._actions) - SEATS
+        played_now = 1 if (seat - self._leader()) % SEATS < plays % SEATS else 0
+        if sum(map(len, self._hs[seat])) != TRICKS - plays // SEATS - played_now:
+            raise GameError(f"the cards of seat {seat} are not known here")
+
+    def _leader(self) -> int:
+        """The seat that led the current trick (or leads the next one)."""
+        plays = len(self._actions) - SEATS
+        if plays < 0:
+            return (self._dealer + 1) % SEATS
+        k = plays % SEATS
+        return self._actions[-k][0] if k else self.to_act
+
+    @property
+    def result(self) -> HandResult | None:
+        if self._phase != _OVER:
+            return None
+        if self._result is None:
+            bids = tuple(self._bids)
+            tricks = tuple(self._tricks)
+            teams = score_hand(bids, tricks, self._scores, self._bags, self.rules.failed_nil_tricks)
+            self._result = HandResult(self._dealer, bids, tricks, teams)
+        return self._result
+
+    # ------------------------------------------------------------------ moving on
+
+    def apply(self, action: Action) -> None:
+        if self._phase == 2:  # _PLAY
+            seat = self.to_act
+            try:
+                ev = _PLAY_EVENTS[seat][action]  # (seat, card): the card is a whole number 0-51
+            except (KeyError, TypeError):
+                raise self._malformed(action) from None
+            action = ev[1]
+            h = self._hs[seat]
+            cards = h[action // 13]
+            try:
+                cards.remove(action)  # put back below if a rule forbids the card
+            except ValueError:
+                raise self._illegal(f"seat {seat} does not hold {card_text(action)} (or it was not "
+                                    "revealed)", "S1") from None
+            k = self._k
+            if k:
+                led = self._led
+                if cards is not h[led]:
+                    if h[led]:
+                        insort(cards, action)
+                        raise self._illegal(f"{card_text(action)} does not follow suit: seat {seat} "
+                                            f"holds {SUIT_NAMES[led]}", "S6")
+                    if action >= 39:
+                        self._broken = True
+                        if action > self._best:
+                            self._best = action
+                            self._best_seat = seat
+                elif action > self._best:
+                    self._best = action
+                    self._best_seat = seat
+            else:
+                if action >= 39:
+                    if not self._broken:
+                        if h[0] or h[1] or h[2]:
+                            insort(cards, action)
+                            raise self._illegal(f"spades are not broken: seat {seat} may not lead "
+                                                f"{card_text(action)} while holding another suit", "S7")
+                        self._broken = True
+                    self._led = 3
+                else:
+                    self._led = action // 13
+                self._best = action
+                self._best_seat = seat
+            self._actions.append(ev)
+            self._public.append(ev)
+            if k == 3:
+                self._k = 0
+                w = self._best_seat
+                self._tricks[w] += 1
+                if len(self._actions) == 56:
+                    self._phase = _OVER
+                    self._fast = False
+                    self.to_act = TERMINAL
+                else:
+                    self.to_act = w
+            else:
+                self._k = k + 1
+                self.to_act = _NEXT[seat]
+            return
+        if self._phase == 1:  # _BID
+            seat = self.to_act
+            if action.__class__ is not int or not 0 <= action <= BID0 + MAX_BID:
+                raise self._malformed(action)
+            if action < BID0:
+                raise self._illegal(f"seat {seat} must bid before any card is played", "S4")
+            ev = (seat, action)
+            self._actions.append(ev)
+            self._public.append(ev)
+            self._bids[seat] = action - BID0
+            if len(self._actions) == SEATS:
+                self._phase = _PLAY
+                self._fast = self._full
+                self.to_act = (self._dealer + 1) & 3
+            else:
+                self.to_act = (seat + 1) & 3
+            return
+        if self._phase == _DEAL:
+            raise ActionError("no seat is to act: the cards are being dealt", rule="turn")
+        raise ActionError("no seat is to act: the hand is over", rule="end")
+
+    def _malformed(self, action: object) -> ActionError:
+        if self._phase == _PLAY and isinstance(action, int) and BID0 <= action <= BID0 + MAX_BID:
+            return self._illegal(f"seat {self.to_act} already bid: bids are fixed before the first trick",
+                                 "S4")
+        return self._illegal(f"{action!r} is not a Spades action here", "action")
+
+    def reveals(self, action: Action) -> tuple[int, ...]:
+        if self._phase != _PLAY or action.__class__ is not int or not 0 <= action < CARDS:
+            return ()
+        seat = self.to_act
+        ca = self.card_at
+        for p in range((seat - self._dealer - 1) % SEATS, CARDS, SEATS):
+            if ca[p] == action:
+                return (p,)
+        return ()
+
+    def fulfil(self, values: Mapping[int, Card]) -> None:
+        need = self.need
+        if need is None:
+            raise FulfilError("nothing is awaited from the dealer now")
+        ca = self.card_at
+        hs: list[list[list[Card]]] = []
+        st = (-self._dealer - 1) % SEATS
+        if len(values) == CARDS and ca.count(UNKNOWN) == CARDS:
+            # every card at once (a full-information replica): check it is a permutation of the deck
+            try:
+                new = _ALL_GETTER(values)
+            except (KeyError, TypeError):
+                self._check_values(values)
+                raise
+            c0 = sorted(new[st::4])
+            c1 = sorted(new[(st + 1) & 3::4])
+            c2 = sorted(new[(st + 2) & 3::4])
+            c3 = sorted(new[(st + 3) & 3::4])
+            if set(new) != _DECK_SET:
+                self._check_values(values)
+                raise FulfilError("the cards given are not the 52 cards of the deck")
+            for cards in (c0, c1, c2, c3):
+                i = bisect_left(cards, 13)
+                j = bisect_left(cards, 26, i)
+                m = bisect_left(cards, 39, j)
+                hs.append([cards[:i], cards[i:j], cards[j:m], cards[m:]])
+            self._full = True
+        else:
+            self._check_values(values)
+            new = ca[:]
+            for p, c in values.items():
+                new[p] = c
+            for seat in range(SEATS):
+                hs.append(_by_suit([c for c in new[(st + seat) & 3::4] if c != UNKNOWN]))
+            self._full = UNKNOWN not in new
+        ca[:] = new
+        self._hs = hs
+        self.need = None
+        assert isinstance(need, Deal)
+        self._public.append(("deal", need.hands))
+        self._phase = _BID
+        self.to_act = (self._dealer + 1) & 3
+
+    def _check_values(self, values: Mapping[int, Card]) -> None:
+        """Raise ``FulfilError`` naming the first value that does not fit the deal."""
+        ca = self.card_at
+        deck = self.rules.deck
+        seen: dict[int, int] = {}
+        for p, c in enumerate(ca):
+            if c != UNKNOWN:
+                seen[c] = p
+        for p, c in values.items():
+            if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < CARDS:
+                raise FulfilError(f"position {p!r} is not dealt now")
+            if not isinstance(c, int) or isinstance(c, bool) or c not in deck:
+                raise FulfilError(f"{c!r} is not a card of this deck")
+            known = ca[p]
+            if known != UNKNOWN and known != c:
+                raise FulfilError(f"position {p} holds {card_text(known)}, not {card_text(c)}")
+            other = seen.get(c, p)
+            if other != p:
+                raise FulfilError(f"{card_text(c)} is known twice (positions {other} and {p})")
+            seen[c] = p
+
+    def observe(self, position: int, c: Card) -> None:
+        before = self.card_at[position] if isinstance(position, int) and 0 <= position < CARDS else UNKNOWN
+        super().observe(position, c)
+        if before == UNKNOWN and self._phase != _DEAL:
+            insort(self._hs[owner_of(position, self._dealer)][c // 13], c)
+            self._full = UNKNOWN not in self.card_at
+            self._fast = self._full and self._phase == _PLAY
+
+    # ------------------------------------------------------------------ history and zones
+
+    def _history(self) -> tuple[list[list[tuple[int, Card]]], list[int]]:
+        """The tricks so far as (seat, card) in play order, and the winner of each complete one."""
+        plays = self._actions[SEATS:]
+        tricks = [plays[k:k + SEATS] for k in range(0, len(plays), SEATS)]
+        return tricks, [trick_winner(t) for t in tricks if len(t) == SEATS]
+
+    def zones(self) -> list[tuple[str, tuple[int, ...]]]:
+        if self._phase == _DEAL:
+            return [("deck", tuple(range(CARDS)))]
+        ca = self.card_at
+        tricks, winners = self._history()
+        taken: list[list[int]] = [[], [], [], []]
+        for t, w in zip(tricks, winners, strict=False):
+            taken[w].extend(ca.index(c) for _, c in t)
+        current = tricks[len(winners)] if len(tricks) > len(winners) else []
+        zones = [(f"hand {seat}", ps) for seat, ps in self._in_hand()]
+        zones.append(("trick", tuple(ca.index(c) for _, c in current)))
+        zones.extend((f"taken {seat}", tuple(sorted(taken[seat]))) for seat in range(SEATS))
+        return zones
+
+    def _in_hand(self) -> list[tuple[int, tuple[int, ...]]]:
+        """Per seat, the positions still in its hand."""
+        if self._phase == _DEAL:
+            return []
+        ca = self.card_at
+        played = {c for _, c in self._actions[SEATS:]}
+        return [(seat, tuple(p for p in ps if ca[p] == UNKNOWN or ca[p] not in played))
+                for seat, ps in self.rules._deals[self._dealer].hands]
+
+    # ------------------------------------------------------------------ knowledge
+
+    def view(self, seat: int) -> SpadesView:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+            raise GameError(f"no seat {seat!r} in Spades (seats 0-3)")
+        masked = self.clone()
+        ca = masked.card_at
+        hidden = [(s, ps) for s, ps in self._in_hand() if s != seat]
+        for s, ps in hidden:
+            for p in ps:
+                ca[p] = UNKNOWN
+            masked._hs[s] = [[], [], [], []]
+        if self._phase == _DEAL:
+            unknown = tuple(p for p in range(CARDS) if ca[p] == UNKNOWN)
+        else:
+            unknown = tuple(p for _, ps in hidden for p in ps)
+            masked._full = masked._fast = False
+        masked._hidden = tuple(hidden)
+        hand = self.held(seat)
+        played = tuple(c for _, c in self._actions[SEATS:])
+        seen = set(hand) | set(played)
+        unseen = tuple(c for c in self.rules.deck if c not in seen)
+        legal: tuple[Action, ...] = ()
+        if self.to_act == seat:
+            try:
+                legal = tuple(self.legal_actions())
+            except GameError:
+                legal = ()
+        tricks, winners = self._history()
+        voids: list[set[int]] = [set(), set(), set(), set()]
+        for t in tricks:
+            led = t[0][1] // 13
+            for s, c in t[1:]:
+                if c // 13 != led:
+                    voids[s].add(led)
+        done = len(winners)
+        trick = tuple(tricks[done]) if len(tricks) > done else ()
+        last = tuple(tricks[done - 1]) if done else ()
+        leader = -1 if self._phase < _PLAY else self._leader()
+        bids = self.bids
+        contracts = (max(self._bids[0], 0) + max(self._bids[2], 0),
+                     max(self._bids[1], 0) + max(self._bids[3], 0))
+        return SpadesView(
+            seat=seat, to_act=self.to_act, hand=hand, legal_actions=legal, unknown_positions=unknown,
+            unseen_cards=unseen, _masked=masked, dealer=self._dealer, bids=bids, contracts=contracts,
+            leader=leader, trick=trick, last_trick=last, tricks_won=tuple(self._tricks),
+            spades_broken=self._broken, played=played,
+            voids=tuple(tuple(sorted(v)) for v in voids), scores=self._scores, bags=self._bags)
+
+    def _after_determinize(self) -> None:
+        ca = self.card_at
+        hs = self._hs
+        for seat, ps in self._hidden:
+            known = [c for cards in hs[seat] for c in cards]
+            known.extend(c for c in (ca[p] for p in ps) if c != UNKNOWN)
+            hs[seat] = _by_suit(known)
+        self._hidden = ()
+        self._full = UNKNOWN not in ca
+        self._fast = self._full and self._phase == _PLAY
+
+    # ------------------------------------------------------------------ public facts
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def bids(self) -> tuple[int | None, ...]:
+        """Each seat's bid (0 is nil), None while not made."""
+        return tuple(None if b < 0 else b for b in self._bids)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        return tuple(self._tricks)
+
+    @property
+    def spades_broken(self) -> bool:
+        return self._broken
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads (or led) the current trick; -1 before the play."""
+        return -1 if self._phase < _PLAY else self._leader()
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The cards of the current trick as (seat, card) in play order."""
+        if self._phase < _PLAY:
+            return ()
+        k = (len(self._actions) - SEATS) % SEATS
+        return tuple(self._actions[-k:]) if k else ()
+
+    def held(self, seat: int) -> tuple[Card, ...]:
+        """The cards this replica knows in ``seat``'s hand, sorted."""
+        if self._phase == _DEAL:
+            return ()
+        return tuple(c for cards in self._hs[seat] for c in cards)
+
+
+def _by_suit(cards: list[Card]) -> list[list[Card]]:
+    """Cards split into the four suits, each sorted."""
+    cards.sort()
+    i = bisect_left(cards, 13)
+    j = bisect_left(cards, 26, i)
+    k = bisect_left(cards, 39, j)
+    return [cards[:i], cards[i:j], cards[j:k], cards[k:]]
+
+
+def trick_winner(trick: list[tuple[int, Card]] | tuple[tuple[int, Card], ...]) -> int:
+    """The seat that wins a trick of (seat, card): the highest spade, else the highest card of the
+    suit led (S8)."""
+    seat, best = trick[0]
+    for s, c in trick[1:]:
+        if c > best and (c >= SPADE0 or c < _SUIT_END[best]):
+            seat, best = s, c
+    return seat
