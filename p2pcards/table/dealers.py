@@ -1,0 +1,281 @@
+"""The dealer of a hand, as a component of the table.
+
+The table decides *when* positions open and *who* must publish decryption shares; a dealer makes and
+checks the contents.  Two dealers follow exactly the same path through the table:
+
+* ``MentalDealer`` — the mental-poker protocol of ``p2pcards.deal``: key commitments, keys with proofs,
+  one proven shuffle per seat, proven decryption shares.  Nobody controls or sees the deck.
+* ``SeededDealer`` — a deck order derived from a public seed, with empty proofs: reproducible
+  tournaments (a deal replayed with the seats swapped) and tests.  It hides nothing from a replica
+  that reads the seed, so it is never used where people play for real.
+
+A dealer raises ``DealFault`` for anything a seat sent that does not check out; the table turns it
+into a verdict against that seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from p2pcards import deal
+from p2pcards.deal.keys import hand_key_from_secret
+from p2pcards.games.cards import Card
+from p2pcards.games.rng import Rng
+
+Body = Any
+"""A message body: plain values the wire's canonical msgpack carries (bytes, ints, str, lists)."""
+
+
+class DealFault(Exception):
+    """What a seat sent for the deal is wrong; ``str()`` says what."""
+
+
+@dataclass(frozen=True)
+class Prelude:
+    """One step before the deal: its message kind and the seats awaited."""
+
+    kind: str
+    seats: tuple[int, ...]
+
+
+class HandDealer(Protocol):
+    """One replica's dealer for one hand."""
+
+    def prelude(self) -> list[Prelude]:
+        """The steps before any card is dealt, in order."""
+
+    def contribute(self, kind: str, step: int) -> Body:
+        """This seat's body for a prelude step."""
+
+    def accept(self, kind: str, step: int, contributions: Sequence[tuple[int, Body]]) -> None:
+        """Check and take a sealed prelude step's bodies (in seat order); raise ``DealFault``."""
+
+    def make_shares(self, step: int, positions: Sequence[int]) -> Body:
+        """This seat's decryption shares for ``positions``, with proofs, bound to ``step``."""
+
+    def accept_shares(self, step: int, seat: int, positions: Sequence[int], body: Body) -> None:
+        """Check ``seat``'s shares for ``positions`` (made at ``step``) and keep them."""
+
+    def open(self, position: int, sharers: Sequence[int], own: bool) -> Card:
+        """The card at ``position`` from the kept shares of ``sharers`` plus, if ``own``, this seat's
+        secret (a private deal).  Raises ``DealFault`` if the result is no card."""
+
+    def secret(self) -> bytes:
+        """This seat's secret for the hand (kept in the journal's secret file, to resume)."""
+
+
+DealerFactory = Callable[[int, int | None, int], HandDealer]
+"""``factory(hand, my_seat, n_seats)`` — a fresh dealer for each hand."""
+
+
+# --------------------------------------------------------------------------- seeded
+
+
+def seeded_deck(cards: Sequence[Card], seed: int, hand: int) -> list[Card]:
+    order = list(cards)
+    Rng(f"p2pcards/seeded-deck/{seed}/{hand}").shuffle(order)
+    return order
+
+
+class SeededDealer:
+    """A known deck order per hand; shares are empty and always check."""
+
+    def __init__(self, cards: Sequence[Card], seed: int, hand: int) -> None:
+        self._deck = seeded_deck(cards, seed, hand)
+
+    def prelude(self) -> list[Prelude]:
+        return []
+
+    def contribute(self, kind: str, step: int) -> Body:
+        raise AssertionError("a seeded deal has no prelude")
+
+    def accept(self, kind: str, step: int, contributions: Sequence[tuple[int, Body]]) -> None:
+        raise AssertionError("a seeded deal has no prelude")
+
+    def make_shares(self, step: int, positions: Sequence[int]) -> Body:
+        return []
+
+    def accept_shares(self, step: int, seat: int, positions: Sequence[int], body: Body) -> None:
+        if body != [] and body != ():
+            raise DealFault(f"seat {seat} sent shares in a seeded deal")
+
+    def open(self, position: int, sharers: Sequence[int], own: bool) -> Card:
+        return self._deck[position]
+
+    def secret(self) -> bytes:
+        return b""
+
+
+# --------------------------------------------------------------------------- mental poker
+
+
+class MentalDealer:
+    """The mental-poker dealer of one replica for one hand (see ``p2pcards.deal``)."""
+
+    def __init__(
+        self,
+        game_id: bytes,
+        cards: Sequence[Card],
+        hand: int,
+        seat: int | None,
+        n_seats: int,
+        *,
+        source: deal.RandomSource | None = None,
+        secret: bytes | None = None,
+    ) -> None:
+        self.game_id = game_id
+        self.hand = hand
+        self.seat = seat
+        self.n = n_seats
+        self._source = source
+        self._table = deal.card_table(list(cards))
+        if secret is not None:
+            self.key = hand_key_from_secret(int.from_bytes(secret, "big"))
+        elif source is not None:
+            self.key = deal.new_hand_key(source)
+        else:
+            self.key = deal.new_hand_key()
+        self._commits: dict[int, bytes] = {}
+        self._publics: dict[int, deal.Point] = {}
+        self._joint: deal.Point | None = None
+        self._deck: deal.Deck | None = None
+        """The initial deck until every shuffle is verified, then the final shuffled deck."""
+        self._shuffles: list[tuple[deal.Context, deal.Shuffle]] = []
+        self._shares: dict[int, dict[int, deal.Point]] = {}
+
+    def _ctx(self, step: int, seat: int | None) -> deal.Context:
+        return deal.Context(game_id=self.game_id, hand=self.hand, seat=seat, step=step)
+
+    def _kw(self) -> dict[str, Any]:
+        return {} if self._source is None else {"source": self._source}
+
+    # ---- prelude: key commitments, keys, one shuffle per seat
+
+    def prelude(self) -> list[Prelude]:
+        everyone = tuple(range(self.n))
+        steps = [Prelude("key_commit", everyone), Prelude("key_reveal", everyone)]
+        steps += [Prelude("shuffle", (s,)) for s in range(self.n)]
+        return steps
+
+    def contribute(self, kind: str, step: int) -> Body:
+        ctx = self._ctx(step, self.seat)
+        if kind == "key_commit":
+            # The commitment binds the hand, not the step: the key is revealed one step later.
+            return deal.key_commitment(self._ctx(0, self.seat), self.key.public)
+        if kind == "key_reveal":
+            return deal.announce_key(ctx, self.key, **self._kw()).to_wire()
+        if kind == "shuffle":
+            assert self._deck is not None and self._joint is not None
+            deck_in = self._shuffles[-1][1].deck if self._shuffles else self._deck
+            return deal.shuffle(ctx, self._joint, deck_in, **self._kw()).to_wire()
+        raise AssertionError(f"no prelude step {kind}")
+
+    def accept(self, kind: str, step: int, contributions: Sequence[tuple[int, Body]]) -> None:
+        for seat, body in contributions:
+            try:
+                self._accept_one(kind, step, seat, body)
+            except deal.DealError as exc:
+                raise DealFault(f"seat {seat}: {exc}") from exc
+        if kind == "key_reveal":
+            self._joint = deal.joint_key([self._publics[s] for s in range(self.n)])
+            self._deck = deal.initial_deck(self._table, self._joint)
+        elif kind == "shuffle" and len(self._shuffles) == self.n:
+            self._verify_shuffles()
+
+    def _accept_one(self, kind: str, step: int, seat: int, body: Body) -> None:
+        if kind == "key_commit":
+            if not isinstance(body, bytes) or len(body) != 32:
+                raise deal.EncodingError("a key commitment is 32 bytes")
+            self._commits[seat] = body
+        elif kind == "key_reveal":
+            ann = deal.KeyAnnouncement.from_wire(body)
+            deal.verify_key(self._ctx(step, seat), ann)
+            deal.verify_key_commitment(self._ctx(0, seat), self._commits[seat], ann.public)
+            self._publics[seat] = ann.public
+        elif kind == "shuffle":
+            assert self._deck is not None
+            self._shuffles.append((self._ctx(step, seat), deal.Shuffle.from_wire(body, len(self._table))))
+        else:
+            raise AssertionError(f"no prelude step {kind}")
+
+    def _verify_shuffles(self) -> None:
+        """All shuffles at once, before any card is dealt: one batched check is cheaper than n, since
+        consecutive shuffles share a deck.  A failure is re-checked one by one and names the seat."""
+        assert self._joint is not None and self._deck is not None
+        try:
+            self._deck = deal.verify_shuffle_chain(
+                self._joint, self._deck, self._shuffles, own_seat=self.seat
+            )
+        except deal.ProofError as exc:
+            seat = exc.seat if exc.seat is not None else 0
+            raise DealFault(f"seat {seat}: {exc}") from exc
+        except deal.DealError as exc:
+            raise DealFault(f"seat 0: {exc}") from exc
+
+    # ---- shares
+
+    def make_shares(self, step: int, positions: Sequence[int]) -> Body:
+        assert self._deck is not None
+        ctx = self._ctx(step, self.seat)
+        return [deal.make_share(ctx, self.key, self._deck, p, **self._kw()).to_wire() for p in positions]
+
+    def accept_shares(self, step: int, seat: int, positions: Sequence[int], body: Body) -> None:
+        assert self._deck is not None
+        if not isinstance(body, (list, tuple)) or len(body) != len(positions):
+            raise DealFault(f"seat {seat}: sent {_count(body)} shares, {len(positions)} were due")
+        ctx = self._ctx(step, seat)
+        public = self._publics[seat]
+        for p, raw in zip(positions, body, strict=True):
+            try:
+                share = deal.Share.from_wire(raw)
+                if share.position != p:
+                    raise deal.EncodingError(f"a share for position {share.position}, {p} was due")
+                d = deal.verify_share(ctx, public, self._deck, p, share)
+            except deal.DealError as exc:
+                raise DealFault(f"seat {seat}: {exc}") from exc
+            self._shares.setdefault(p, {})[seat] = d
+
+    def open(self, position: int, sharers: Sequence[int], own: bool) -> Card:
+        assert self._deck is not None
+        held = self._shares.get(position, {})
+        shares = {s: held[s] for s in sharers}
+        try:
+            return deal.open_card(
+                self._table,
+                self._deck[position],
+                shares,
+                self.n,
+                own=(self.seat, self.key) if own and self.seat is not None else None,
+            )
+        except deal.DealError as exc:
+            raise DealFault(f"position {position} does not open to a card: {exc}") from exc
+
+    def secret(self) -> bytes:
+        return int(self.key.secret).to_bytes(32, "big")
+
+
+def _count(body: object) -> int:
+    return len(body) if isinstance(body, (list, tuple)) else 0
+
+
+def mental_factory(
+    game_id: bytes,
+    cards: Sequence[Card],
+    *,
+    source: deal.RandomSource | None = None,
+    secrets: Mapping[int, bytes] | None = None,
+) -> DealerFactory:
+    def make(hand: int, seat: int | None, n: int) -> HandDealer:
+        secret = None if secrets is None else secrets.get(hand)
+        return MentalDealer(game_id, cards, hand, seat, n, source=source, secret=secret)
+
+    return make
+
+
+def seeded_factory(cards: Sequence[Card], seed: int) -> DealerFactory:
+    def make(hand: int, seat: int | None, n: int) -> HandDealer:
+        return SeededDealer(cards, seed, hand)
+
+    return make

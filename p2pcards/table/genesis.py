@@ -1,0 +1,139 @@
+"""The genesis of a game: who sits where, with which identity key, playing what.
+
+Every seat signs the genesis before any card is dealt (the first step of the log), and the game id
+that every later message names is the hash of its canonical encoding, so no message can be carried
+from one table, or one set of options, to another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from p2pcards import games
+from p2pcards.wire import DecodeError, EncodeError, decode, encode
+
+GENESIS_TAG = b"p2pcards/genesis/v1\x00"
+DEALERS = ("mental", "seeded")
+MAX_SEATS = 6
+MAX_NAME = 40
+
+
+class GenesisError(ValueError):
+    """A genesis that cannot be played: the message says which field is wrong."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    key: bytes
+    """The seat's Ed25519 identity public key (32 raw bytes)."""
+
+
+@dataclass(frozen=True)
+class Genesis:
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    seats: tuple[Seat, ...]
+    dealer: str = "mental"
+    """``mental`` (the mental-poker dealer) or ``seeded`` (a known deck order, for tournaments and tests)."""
+    seed: int = 0
+    """The deck seed of a ``seeded`` dealer; unused by the mental-poker dealer."""
+    nonce: bytes = b""
+    """Chosen by the host so two tables with the same players and options have different ids."""
+    timeout_ms: int = 60_000
+    """How long a seat may stay silent before the others may vote the hand void."""
+
+    def __post_init__(self) -> None:
+        if self.game not in games.GAMES:
+            raise GenesisError(f"unknown game {self.game!r}")
+        if not 2 <= len(self.seats) <= MAX_SEATS:
+            raise GenesisError(f"a table has 2 to {MAX_SEATS} seats, not {len(self.seats)}")
+        for i, seat in enumerate(self.seats):
+            if not isinstance(seat.key, bytes) or len(seat.key) != 32:
+                raise GenesisError(f"seat {i}'s identity key must be 32 bytes")
+            if not isinstance(seat.name, str) or not 1 <= len(seat.name) <= MAX_NAME:
+                raise GenesisError(f"seat {i}'s name must be 1 to {MAX_NAME} characters")
+        if len({s.key for s in self.seats}) != len(self.seats):
+            raise GenesisError("two seats have the same identity key")
+        if self.dealer not in DEALERS:
+            raise GenesisError(f"dealer must be one of {', '.join(DEALERS)}")
+        if not 1_000 <= self.timeout_ms <= 3_600_000:
+            raise GenesisError("timeout_ms must be between 1 s and 1 h")
+        if len(self.nonce) > 32:
+            raise GenesisError("the nonce is at most 32 bytes")
+        rules = self.rules()
+        if rules.players != len(self.seats):
+            raise GenesisError(f"{self.game} with these options seats {rules.players}, not {len(self.seats)}")
+
+    def rules(self) -> games.Rules:
+        try:
+            return games.load(self.game, **dict(self.options))
+        except games.GameError as exc:
+            raise GenesisError(str(exc)) from exc
+
+    def to_value(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "options": [[k, v] for k, v in self.options],
+            "seats": [[s.name, s.key] for s in self.seats],
+            "dealer": self.dealer,
+            "seed": self.seed,
+            "nonce": self.nonce,
+            "timeout_ms": self.timeout_ms,
+        }
+
+    def encode(self) -> bytes:
+        try:
+            return encode(self.to_value())
+        except EncodeError as exc:
+            raise GenesisError(f"the genesis cannot be encoded: {exc}") from exc
+
+    @property
+    def game_id(self) -> bytes:
+        return hashlib.sha256(GENESIS_TAG + self.encode()).digest()
+
+    @classmethod
+    def decode(cls, raw: bytes) -> Genesis:
+        try:
+            v: Any = decode(raw)
+            if not isinstance(v, dict):
+                raise GenesisError("a genesis is a map")
+            seats = tuple(Seat(str(name), bytes(key)) for name, key in v["seats"])
+            options = tuple((str(k), val) for k, val in v["options"])
+            g = cls(
+                game=v["game"],
+                options=options,
+                seats=seats,
+                dealer=v["dealer"],
+                seed=v["seed"],
+                nonce=v["nonce"],
+                timeout_ms=v["timeout_ms"],
+            )
+        except (DecodeError, KeyError, TypeError, ValueError) as exc:
+            raise GenesisError(f"not a genesis: {exc}") from exc
+        if g.encode() != raw:
+            raise GenesisError("the genesis is not in canonical form")
+        return g
+
+
+def make_genesis(
+    game: str,
+    names_and_keys: list[tuple[str, bytes]],
+    *,
+    options: dict[str, Any] | None = None,
+    dealer: str = "mental",
+    seed: int = 0,
+    nonce: bytes = b"",
+    timeout_ms: int = 60_000,
+) -> Genesis:
+    """A genesis whose options are the game's full, normalised option list (so ids are canonical)."""
+    opts = dict(options or {})
+    opts.setdefault("players", len(names_and_keys))
+    try:
+        rules = games.load(game, **opts)
+    except games.GameError as exc:
+        raise GenesisError(str(exc)) from exc
+    seats = tuple(Seat(n, k) for n, k in names_and_keys)
+    return Genesis(game, rules.options, seats, dealer, seed, nonce, timeout_ms)
