@@ -29,7 +29,11 @@ Body = Any
 
 
 class DealFault(Exception):
-    """What a seat sent for the deal is wrong; ``str()`` says what."""
+    """What ``seat`` sent for the deal is wrong; the message says what (-1: no seat can be blamed)."""
+
+    def __init__(self, seat: int, message: str) -> None:
+        super().__init__(f"seat {seat}: {message}" if seat >= 0 else message)
+        self.seat = seat
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,7 @@ class SeededDealer:
 
     def accept_shares(self, step: int, seat: int, positions: Sequence[int], body: Body) -> None:
         if body != [] and body != ():
-            raise DealFault(f"seat {seat} sent shares in a seeded deal")
+            raise DealFault(seat, "sent shares in a seeded deal")
 
     def open(self, position: int, sharers: Sequence[int], own: bool) -> Card:
         return self._deck[position]
@@ -177,7 +181,7 @@ class MentalDealer:
             try:
                 self._accept_one(kind, step, seat, body)
             except deal.DealError as exc:
-                raise DealFault(f"seat {seat}: {exc}") from exc
+                raise DealFault(seat, str(exc)) from exc
         if kind == "key_reveal":
             self._joint = deal.joint_key([self._publics[s] for s in range(self.n)])
             self._deck = deal.initial_deck(self._table, self._joint)
@@ -209,10 +213,10 @@ class MentalDealer:
                 self._joint, self._deck, self._shuffles, own_seat=self.seat
             )
         except deal.ProofError as exc:
-            seat = exc.seat if exc.seat is not None else 0
-            raise DealFault(f"seat {seat}: {exc}") from exc
+            seat = exc.seat if exc.seat is not None else -1
+            raise DealFault(seat, str(exc)) from exc
         except deal.DealError as exc:
-            raise DealFault(f"seat 0: {exc}") from exc
+            raise DealFault(-1, str(exc)) from exc
 
     # ---- shares
 
@@ -224,7 +228,7 @@ class MentalDealer:
     def accept_shares(self, step: int, seat: int, positions: Sequence[int], body: Body) -> None:
         assert self._deck is not None
         if not isinstance(body, (list, tuple)) or len(body) != len(positions):
-            raise DealFault(f"seat {seat}: sent {_count(body)} shares, {len(positions)} were due")
+            raise DealFault(seat, f"sent {_count(body)} shares, {len(positions)} were due")
         ctx = self._ctx(step, seat)
         public = self._publics[seat]
         for p, raw in zip(positions, body, strict=True):
@@ -234,7 +238,7 @@ class MentalDealer:
                     raise deal.EncodingError(f"a share for position {share.position}, {p} was due")
                 d = deal.verify_share(ctx, public, self._deck, p, share)
             except deal.DealError as exc:
-                raise DealFault(f"seat {seat}: {exc}") from exc
+                raise DealFault(seat, str(exc)) from exc
             self._shares.setdefault(p, {})[seat] = d
 
     def open(self, position: int, sharers: Sequence[int], own: bool) -> Card:
@@ -250,7 +254,7 @@ class MentalDealer:
                 own=(self.seat, self.key) if own and self.seat is not None else None,
             )
         except deal.DealError as exc:
-            raise DealFault(f"position {position} does not open to a card: {exc}") from exc
+            raise DealFault(-1, f"position {position} does not open to a card: {exc}") from exc
 
     def secret(self) -> bytes:
         return int(self.key.secret).to_bytes(32, "big")

@@ -64,6 +64,9 @@ SecretSource = Callable[[int], bytes]
 AUDIT_HIDDEN_ZONES = frozenset({"discard", "mucked", "undealt", "talon", "deck"})
 """Zones the audit never opens: discards and folded hands stay secret (and unplayed stock is irrelevant)."""
 
+RETRY_MS = 1_000
+"""While waiting, how often to re-send our part of the open step and ask peers to catch us up."""
+
 MAX_FUTURE = 256
 """Messages for later steps kept while catching up (beyond this, they are dropped and asked for again)."""
 
@@ -135,6 +138,8 @@ class Table:
         self._expect: _Expect | None = None
         self._coin_commits: dict[int, bytes] = {}
         self._future: dict[tuple[int, int], bytes] = {}
+        self._seen: set[bytes] = set()
+        """Hashes of the payloads accepted so far (only ever looked up, never iterated)."""
         self._votes: dict[int, dict[int, tuple[int, ...]]] = {}
         """Per step, per voting seat, the seats it voted silent."""
         self._vote_msgs: dict[int, dict[int, bytes]] = {}
@@ -142,6 +147,7 @@ class Table:
         self._now = 0
         self._since = 0
         self._timeout = genesis.timeout_ms
+        self._last_retry = 0
         self._out: list[out.Output] = []
         self._turn_announced = -1
         self._restoring = False
@@ -200,8 +206,7 @@ class Table:
             raise ActionError("it is not your turn")
         state = hand.state
         action = state.parse(text)
-        probe = state.clone()
-        probe.apply(action)  # raises ActionError with the legal moves; the real state is untouched
+        self._check_own(state, action)
         positions = sorted(state.reveals(action))
         due = [p for p in positions if not hand.published.get(p, 0) >> self.seat & 1]
         body = {
@@ -211,6 +216,10 @@ class Table:
         }
         self._contribute("action", body)
         return self._flush()
+
+    def _check_own(self, state: HandState, action: Action) -> None:
+        """Refuse our own illegal move before anything is signed (the seat knows its own cards)."""
+        state.clone().apply(action)  # raises ActionError naming the legal moves; ``state`` is untouched
 
     def tick(self, now: int) -> list[out.Output]:
         """The local time in milliseconds.  A seat silent past the timeout gets a void vote from us."""
@@ -228,7 +237,22 @@ class Table:
             ):
                 self._voted_step = self.chain.step
                 self._contribute_vote(missing)
+            if missing and now - self._last_retry >= RETRY_MS and self.seat is not None:
+                self._retry()
         return self._flush()
+
+    def _retry(self) -> None:
+        """Still waiting: say again what we said for this step and ask everyone for what we lack
+        (a frame lost on a link, or a peer that restarted, must not stall the game)."""
+        self._last_retry = self._now
+        for msg in self.chain.pending:
+            if msg.seat == self.seat:
+                self._out.append(out.Send(msg.data))
+        for vote in self._vote_msgs.get(self.chain.step, {}).values():
+            self._out.append(out.Send(vote))
+        self._out.append(
+            out.Send(self._signed("catchup_request", {"after": self.chain.step - 1}, transport=True))
+        )
 
     @property
     def state(self) -> HandState | None:
@@ -251,6 +275,11 @@ class Table:
     # ================================================================ ingestion
 
     def _ingest(self, peer: int | None, payload: bytes) -> None:
+        # Every message reaches us once from its author and once more from each relaying peer: a copy
+        # of bytes we already accepted needs no second signature check.
+        fingerprint = hashlib.sha256(payload).digest()
+        if fingerprint in self._seen:
+            return
         verdict = authenticate(payload, game_id=self.game_id, keys=self._keys)
         if isinstance(verdict, Rejected):
             self._out.append(out.Rejected(peer, str(verdict.reason), verdict.detail))
@@ -269,14 +298,14 @@ class Table:
         if self.fault is not None or self.over:
             # A finished or stopped game still learns of equivocation (it may move the cut earlier).
             if msg.step < self.chain.step:
-                outcome = self.chain.offer(msg)
+                outcome = self.chain.offer(msg, authenticated=True)
                 if isinstance(outcome, Equivocation):
                     self._equivocation(outcome)
             return
         if msg.step > self.chain.step:
             self._hold_future(peer, msg)
             return
-        outcome = self.chain.offer(msg)
+        outcome = self.chain.offer(msg, authenticated=True)
         if isinstance(outcome, Duplicate):
             return
         if isinstance(outcome, Equivocation):
@@ -292,6 +321,7 @@ class Table:
             self._drain_future()
 
     def _accepted(self, msg: SignedMessage, *, own: bool) -> None:
+        self._seen.add(hashlib.sha256(msg.data).digest())
         if not self._restoring:
             self._out.append(out.Persist(msg.data, own=own))
             self._out.append(out.Send(msg.data))  # the author's first send, or our relay of it
@@ -323,6 +353,10 @@ class Table:
         if not isinstance(after, int) or after < -1 or self._restoring:
             return
         frames = [m.data for m in self.chain.messages_after(after)]
+        if self.fault is not None:
+            # A stopped replica must still pass on why it stopped: a peer that missed the evidence
+            # would otherwise wait for it forever.
+            frames += list(self.fault.evidence)
         frames += [
             votes[s]
             for step in sorted(self._vote_msgs)
@@ -570,7 +604,7 @@ class Table:
             try:
                 hand.dealer.accept(exp.kind, step.number, [(m.seat, m.body) for m in msgs])
             except DealFault as exc:
-                raise _Foul(_seat_of(exc, msgs), "bad-message", str(exc)) from exc
+                raise _Foul(exc.seat, "bad-message", str(exc)) from exc
             hand.prelude.pop(0)
             return
         if exp.kind in ("share", "reveal", "audit"):
@@ -716,8 +750,16 @@ class Table:
     # ================================================================ faults
 
     def _set_fault(self, fault: out.Fault) -> None:
-        if self.fault is not None and (self.fault.step, self.fault.seat) <= (fault.step, fault.seat):
+        """Take ``fault`` unless a verdict that ranks before it is already held.
+
+        Verdicts are ranked by step, then equivocation before a unanimous void vote before a fault in
+        a message's content, then seat.  Each kind reaches every honest replica (messages and votes
+        are relayed), so every replica ends on the same, first-ranked verdict.  A verdict on an
+        earlier step than the replica has reached cuts its log back to that step."""
+        if self.fault is not None and _rank(self.fault) <= _rank(fault):
             return
+        if fault.kind in ("equivocation", "silent") and fault.step < self.chain.step:
+            self._rebuild_before(fault.step)
         self.fault = fault
         self._expect = None
         self._out.append(fault)
@@ -730,19 +772,8 @@ class Table:
             self._out.append(out.Persist(ev.second.data))
             self._out.append(out.Send(ev.first.data))
             self._out.append(out.Send(ev.second.data))
-        if self.fault is not None and self.fault.step <= step:
-            return
-        if step < self.chain.step:
-            self._rebuild_before(step)
-        self._set_fault(
-            out.Fault(
-                seat,
-                step,
-                "equivocation",
-                f"seat {seat} signed two different messages for step {step}",
-                (ev.first.data, ev.second.data),
-            )
-        )
+        message = f"seat {seat} signed two different messages for step {step}"
+        self._set_fault(out.Fault(seat, step, "equivocation", message, (ev.first.data, ev.second.data)))
 
     def _take_vote(self, peer: int | None, msg: SignedMessage) -> None:
         """A signed vote that seats have been silent at a step.  When every other seat has voted the
@@ -773,10 +804,6 @@ class Table:
         voters = [s for s in range(self.n) if s not in target]
         if not all(votes.get(s) == target for s in voters):
             return
-        if self.fault is not None and self.fault.step <= msg.step:
-            return
-        if msg.step < self.chain.step:
-            self._rebuild_before(msg.step)
         evidence = tuple(self._vote_msgs[msg.step][s] for s in voters)
         self._set_fault(
             out.Fault(
@@ -820,20 +847,19 @@ class Table:
         return produced
 
 
+_KIND_RANK = {"equivocation": 0, "silent": 1}
+
+
+def _rank(fault: out.Fault) -> tuple[int, int, int]:
+    return (fault.step, _KIND_RANK.get(fault.kind, 2), fault.seat)
+
+
 class _Foul(Exception):
     def __init__(self, seat: int, kind: str, message: str) -> None:
         super().__init__(message)
         self.seat = seat
         self.kind = kind
         self.message = message
-
-
-def _seat_of(exc: DealFault, msgs: Sequence[SignedMessage]) -> int:
-    text = str(exc)
-    for m in msgs:
-        if text.startswith(f"seat {m.seat}"):
-            return m.seat
-    return msgs[0].seat
 
 
 def _shares_of(body: Any, seat: int) -> Any:

@@ -311,12 +311,18 @@ class Chain:
         sealed = tuple(msg for s in self._steps[start:] for msg in s.messages)
         return sealed + self.pending
 
-    def offer(self, data: bytes | SignedMessage) -> Outcome:
-        """Run every check on a received payload (or a locally signed message) and store it if due."""
-        verdict = authenticate(data, game_id=self.game_id, keys=self.keys, kinds=self.kinds)
-        if isinstance(verdict, Rejected):
-            return verdict
-        msg = verdict.message
+    def offer(self, data: bytes | SignedMessage, *, authenticated: bool = False) -> Outcome:
+        """Run every check on a received payload (or a locally signed message) and store it if due.
+
+        ``authenticated``: the caller already ran :func:`authenticate` on this very ``SignedMessage``
+        with this chain's game id, keys and kinds (a signature is costly: check it once)."""
+        if authenticated and isinstance(data, SignedMessage):
+            msg = data
+        else:
+            verdict = authenticate(data, game_id=self.game_id, keys=self.keys, kinds=self.kinds)
+            if isinstance(verdict, Rejected):
+                return verdict
+            msg = verdict.message
         if msg.kind in TRANSPORT_KINDS:
             return Rejected(Reason.NOT_A_STEP, msg.kind, msg)
         if msg.step < self._step:

@@ -1,0 +1,116 @@
+"""Whole games through real tables: agreement, audits, refusals, journals."""
+
+import pytest
+
+from p2pcards.games import ActionError
+from p2pcards.table import outputs as out
+from p2pcards.table.replica import Table
+from tests.table.helpers import Room, identities
+
+
+@pytest.mark.parametrize(("game", "n"), [("durak", 2), ("durak", 6), ("spades", 4), ("azi", 3), ("azi", 6)])
+def test_every_replica_of_a_seeded_match_ends_in_the_same_state(game, n):
+    room = Room.make(game, n, dealer="seeded", seed=n)
+    room.start()
+    room.run()
+    assert all(t.over for t in room.tables)
+    assert len(room.digests()) == 1
+    for i in range(n):
+        assert len(room.of(i, out.MatchOver)) == 1
+        assert all(h.audit.ok for h in room.of(i, out.HandOver))
+        assert room.of(i, out.Fault) == []
+
+
+@pytest.mark.parametrize(
+    ("game", "n", "options"), [("durak", 3, {}), ("spades", 4, {}), ("azi", 4, {"deal": 4})]
+)
+def test_a_mental_poker_match_agrees_and_every_hand_audits(game, n, options):
+    room = Room.make(game, n, dealer="mental", seed=3, **options)
+    room.start()
+    room.run()
+    assert all(t.over for t in room.tables)
+    assert len(room.digests()) == 1
+    summaries = {tuple(h.summary for h in room.of(i, out.HandOver)) for i in range(n)}
+    assert len(summaries) == 1 and summaries != {()}
+
+
+def test_each_seat_sees_only_its_own_cards():
+    room = Room.make("spades", 4, dealer="mental", seed=5)
+    room.start()
+    seen_hidden = []
+
+    def act(i, turn):  # look at the first turn of every seat, then play on
+        state = room.tables[i].state
+        others = [
+            p for name, ps in state.zones() if name.startswith("hand ") and name != f"hand {i}" for p in ps
+        ]
+        seen_hidden.append(any(state.card_at[p] != -1 for p in others))
+        Room.act(room, i, turn)
+
+    room.act = act  # type: ignore[method-assign]
+    room.run(limit=3000)
+    assert seen_hidden and not any(seen_hidden[:4])
+
+
+def test_an_illegal_local_move_is_refused_and_nothing_is_sent():
+    room = Room.make("durak", 2, seed=11)
+    turns: list[tuple[int, out.YourTurn]] = []
+    room.act = lambda i, turn: turns.append((i, turn))  # type: ignore[method-assign]
+    room.start()
+    room.run()
+    seat, turn = turns[-1]
+    table = room.tables[seat]
+    before = (table.digest(), table.chain.step)
+    with pytest.raises(ActionError, match="legal now"):
+        table.local_action("take")
+    with pytest.raises(ActionError):
+        table.local_action("nonsense words")
+    with pytest.raises(ActionError, match="not your turn"):
+        room.tables[1 - seat].local_action(
+            room.tables[1 - seat].rules.action_text(turn.view.legal_actions[0])
+        )
+    assert (table.digest(), table.chain.step) == before
+
+
+def test_an_observer_restored_from_any_journal_reaches_the_same_verdicts():
+    room = Room.make("durak", 3, dealer="mental", seed=4)
+    room.start()
+    room.run()
+    for i in range(3):
+        observer = Table(room.genesis, None, None)
+        events = observer.restore(room.journals[i])
+        assert observer.digest() == room.tables[i].digest()
+        assert [h.summary for h in events if isinstance(h, out.HandOver)] == [
+            h.summary for h in room.of(i, out.HandOver)
+        ]
+        assert all(h.audit.ok for h in events if isinstance(h, out.HandOver))
+
+
+@pytest.mark.parametrize("stop_after", [5, 40, 200, 700])
+def test_a_peer_killed_mid_game_resumes_from_its_journal(stop_after):
+    room = Room.make("durak", 3, dealer="mental", seed=9)
+    room.start()
+    room.run(limit=stop_after)
+    # Seat 1 dies: its memory and everything on its way to it are lost; its journal and secrets are not.
+    room.queue = type(room.queue)((j, i, p) for j, i, p in room.queue if j != 1)
+    ids = identities(3)
+    revived = Table(room.genesis, 1, ids[1], secrets=room.secrets[1])
+    room.tables[1] = revived
+    room.handle(1, revived.restore(list(room.journals[1])))
+    room.run()
+    assert all(t.over for t in room.tables), [t.waiting_for for t in room.tables]
+    assert len(room.digests()) == 1
+
+
+def test_a_restarted_seat_never_contradicts_what_it_said_before():
+    room = Room.make("spades", 4, dealer="mental", seed=2)
+    room.start()
+    room.run(limit=60)
+    ids = identities(4)
+    for seat in range(4):
+        revived = Table(room.genesis, seat, ids[seat], secrets=room.secrets[seat])
+        room.tables[seat] = revived
+        room.handle(seat, revived.restore(list(room.journals[seat])))
+    room.run()
+    assert all(t.over for t in room.tables)
+    assert not any(room.of(i, out.Fault) for i in range(4))
