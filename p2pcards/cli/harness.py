@@ -1,0 +1,127 @@
+"""``p2pcards harness GAME``: many games over the simulated network, with faults and cheaters."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from rich.progress import Progress
+
+from p2pcards.cli.common import UsageError, game_options, print_json
+from p2pcards.games import GAMES, GameError
+from p2pcards.harness.byzantine import BEHAVIOURS
+from p2pcards.harness.network import Faults
+from p2pcards.harness.run import GameReport, run_game, summarize
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser(
+        "harness",
+        help="test the protocol: simulated games with faults and cheaters",
+        description="Play games between simulated peers over a simulated network with seeded faults and "
+        "byzantine seats, and check that every honest replica finishes, agrees and names the "
+        "same cheater.",
+    )
+    p.add_argument("game", metavar="GAME", help=f"one of: {', '.join(GAMES)}")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
+    p.add_argument("--peers", type=int, default=4, metavar="N", help="seats at the table (default 4)")
+    p.add_argument(
+        "--seeds", type=int, default=10, metavar="K", help="games to play, seeds 1..K (default 10)"
+    )
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="replay exactly one seed")
+    p.add_argument(
+        "--faults",
+        default="none",
+        metavar="LIST",
+        help="comma list of drop, duplicate, delay, reorder, partition, crash, all, none",
+    )
+    p.add_argument(
+        "--byzantine",
+        default="",
+        metavar="SEAT:KIND,...",
+        help=f"cheating seats, e.g. 1:equivocate; kinds: {', '.join(BEHAVIOURS)}",
+    )
+    p.add_argument("--dealer", choices=("mental", "seeded"), default="mental", help="default: mental")
+    p.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    p.set_defaults(run=run)
+
+
+def parse_byzantine(spec: str, peers: int) -> dict[int, str]:
+    result: dict[int, str] = {}
+    for part in [x.strip() for x in spec.split(",") if x.strip()]:
+        seat_text, sep, kind = part.partition(":")
+        if not sep or not seat_text.strip().isdigit():
+            raise UsageError(f"{part!r}: write SEAT:KIND, e.g. 1:equivocate")
+        seat = int(seat_text)
+        if not 0 <= seat < peers:
+            raise UsageError(f"{part!r}: seats are 0..{peers - 1}")
+        if kind not in BEHAVIOURS:
+            raise UsageError(f"{part!r}: unknown kind; the kinds are: {', '.join(BEHAVIOURS)}")
+        if seat in result:
+            raise UsageError(f"seat {seat} is given two behaviours")
+        result[seat] = kind
+    if len(result) >= peers - 1:
+        raise UsageError("at least two seats must be honest")
+    return result
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.game not in GAMES:
+        raise UsageError(f"unknown game {args.game!r}; the games are: {', '.join(GAMES)}")
+    if args.seeds <= 0:
+        raise UsageError("--seeds must be positive")
+    try:
+        Faults.parse(args.faults)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    byzantine = parse_byzantine(args.byzantine, args.peers)
+    options = game_options(args.option)
+    seeds = [args.seed] if args.seed is not None else list(range(1, args.seeds + 1))
+    reports: list[GameReport] = []
+    started = time.perf_counter()
+    with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:
+        task = progress.add_task(f"{args.game} games", total=len(seeds))
+        for seed in seeds:
+            try:
+                reports.append(
+                    run_game(
+                        args.game,
+                        peers=args.peers,
+                        seed=seed,
+                        fault_spec=args.faults,
+                        byzantine=byzantine,
+                        dealer=args.dealer,
+                        options=options,
+                    )
+                )
+            except GameError as exc:
+                raise UsageError(str(exc)) from exc
+            progress.advance(task)
+    summary = summarize(reports) | {"seconds": round(time.perf_counter() - started, 2)}
+    if args.json:
+        print_json({"summary": summary, "games": [r.to_dict() for r in reports]})
+    else:
+        _print(args, summary, reports)
+    return 0 if not summary["failed_seeds"] else 1
+
+
+def _print(args: argparse.Namespace, summary: dict[str, Any], reports: list[GameReport]) -> None:
+    print(
+        f"{args.game}, {args.peers} peers, faults: {args.faults}, byzantine: {args.byzantine or 'none'}, "
+        f"dealer: {args.dealer}"
+    )
+    print(f"  games played                     {summary['games']}")
+    print(f"  finished                         {summary['finished']}")
+    print(f"  honest replicas agree            {summary['agree']} of {summary['games']} games")
+    named = ", ".join(f"{k} ({v})" for k, v in summary["faults_named"].items()) or "none"
+    print(f"  verdicts reached                 {named}")
+    print(f"  frames refused                   {summary['refused_frames']}")
+    print(f"  crashes of honest peers          {summary['honest_crashes']}")
+    print(f"  time                             {summary['seconds']} s")
+    for r in reports:
+        if not r.passed:
+            print(f"  FAILED seed {r.seed}: {'; '.join(r.problems)}  (replay: --seed {r.seed})")
+    if not summary["failed_seeds"]:
+        print("  all games passed")

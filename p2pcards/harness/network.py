@@ -1,0 +1,293 @@
+"""A simulated table: every seat a peer in one process, over simulated links, on a mock clock.
+
+The simulation is a seeded discrete-event loop, so a run is a pure function of its seed and
+settings: a failing seed is printed and replays exactly.  Links carry real frames (length prefix,
+``FrameDecoder`` limits), peers journal what their table tells them to, and a crash throws a peer's
+memory away (possibly between two outputs of one call) and restarts it from its journal.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pcards.games import ActionError
+from p2pcards.games.rng import Rng
+from p2pcards.harness.byzantine import ByzantineTable, frame_attack
+from p2pcards.table import outputs as out
+from p2pcards.table.genesis import Genesis
+from p2pcards.table.replica import Table
+from p2pcards.wire import MAX_MESSAGE_SIZE, FrameDecoder, WireError, encode_frame
+
+TICK_MS = 250
+Chooser = Callable[[int, Any], str]
+MakeTable = Callable[[int, dict[str, bytes]], Table]
+"""``make_table(seat, secrets)``: a fresh replica for a seat (with the secrets it kept, after a crash)."""
+"""``choose(seat, view) -> action text``: the policy of a computer seat."""
+
+
+@dataclass(frozen=True)
+class Faults:
+    """Seeded network faults.  Probabilities are per mille of frames, so no float enters a run."""
+
+    drop: int = 0
+    duplicate: int = 0
+    delay: int = 0
+    """Per mille of frames held back 0.1-2 s."""
+    reorder: bool = False
+    """Latency jitter of 1-200 ms, so frames overtake each other."""
+    partition: bool = False
+    """Once, the table splits in two for 1.5-4 s, then heals."""
+    crash: bool = False
+    """Once, an honest peer is killed (maybe between two outputs of one call) and restarts from its
+    journal 0.5-3 s later."""
+
+    @staticmethod
+    def parse(spec: str) -> Faults:
+        kw: dict[str, Any] = {}
+        for word in [w.strip() for w in spec.split(",") if w.strip()]:
+            if word in ("drop", "duplicate", "delay"):
+                kw[word] = 50
+            elif word in ("reorder", "partition", "crash"):
+                kw[word] = True
+            elif word == "all":
+                kw.update(drop=50, duplicate=50, delay=50, reorder=True, partition=True, crash=True)
+            elif word != "none":
+                raise ValueError(
+                    f"unknown fault {word!r}; known: drop, duplicate, delay, reorder, partition, "
+                    "crash, all, none"
+                )
+        return Faults(**kw)
+
+
+@dataclass
+class Peer:
+    seat: int
+    table: Table
+    identity: Ed25519PrivateKey
+    journal: list[bytes] = field(default_factory=list)
+    secrets: dict[str, bytes] = field(default_factory=dict)
+    decoders: dict[int, FrameDecoder] = field(default_factory=dict)
+    up: bool = True
+    crash_armed: bool = False
+    errors: list[str] = field(default_factory=list)
+    """Exceptions the table raised: an honest peer must have none."""
+    events: list[out.Output] = field(default_factory=list)
+    frame_errors: dict[int, int] = field(default_factory=dict)
+
+
+class SimNetwork:
+    """Runs one game between ``tables`` (one per seat) until every honest peer is done."""
+
+    def __init__(
+        self,
+        genesis: Genesis,
+        identities: list[Ed25519PrivateKey],
+        make_table: MakeTable,
+        choose: Chooser,
+        *,
+        rng: Rng,
+        faults: Faults = Faults(),
+        honest: frozenset[int] | None = None,
+        frame_attacker: tuple[int, str] | None = None,
+        foreign: bytes = b"",
+        limit_ms: int = 30 * 60 * 1000,
+    ) -> None:
+        self.genesis = genesis
+        self.n = len(identities)
+        self.rng = rng
+        self.faults = faults
+        self.choose = choose
+        self.make_table = make_table
+        self.peers = [Peer(i, make_table(i, {}), identities[i]) for i in range(self.n)]
+        self.honest = honest if honest is not None else frozenset(range(self.n))
+        self.now = 0
+        self.limit_ms = limit_ms
+        self._queue: list[tuple[int, int, str, tuple[Any, ...]]] = []
+        self._seq = 0
+        self._cut: tuple[frozenset[int], int] | None = None
+        self.frames = 0
+        self.bytes = 0
+        self.frame_attacker = frame_attacker
+        self.foreign = foreign
+        self.twins: set[bytes] = set()
+        self.twin_delivered = False
+        """Whether an equivocator's second message reached an honest peer (if not, nobody can know)."""
+
+    # ------------------------------------------------------------------ scheduling
+
+    def _at(self, when: int, kind: str, *data: Any) -> None:
+        self._seq += 1
+        heapq.heappush(self._queue, (when, self._seq, kind, data))
+
+    def run(self) -> None:
+        for p in self.peers:
+            self._carry_out(p, self._call(p, p.table.start))
+        self._at(TICK_MS, "tick")
+        f = self.faults
+        if f.partition:
+            start = 200 + self.rng.below(5_000)
+            side = frozenset(s for s in range(self.n) if self.rng.below(2))
+            self._at(start, "partition", side, start + 1_500 + self.rng.below(2_500))
+        if f.crash:
+            victims = sorted(self.honest)
+            self._at(300 + self.rng.below(8_000), "crash", victims[self.rng.below(len(victims))])
+        if self.frame_attacker is not None:
+            self._at(1 + self.rng.below(200), "attack")
+        while self._queue and not self.done():
+            when, _, kind, data = heapq.heappop(self._queue)
+            if when > self.limit_ms:
+                break
+            self.now = when
+            getattr(self, f"_on_{kind}")(*data)
+
+    def done(self) -> bool:
+        return all(
+            self.peers[s].up and (self.peers[s].table.over or self.peers[s].table.fault is not None)
+            for s in self.honest
+        )
+
+    # ------------------------------------------------------------------ events
+
+    def _on_tick(self) -> None:
+        for p in self.peers:
+            if p.up:
+                self._carry_out(p, self._call(p, partial(p.table.tick, self.now)))
+        self._at(self.now + TICK_MS, "tick")
+
+    def _on_deliver(self, to: int, frm: int, frame: bytes) -> None:
+        p = self.peers[to]
+        if not p.up:
+            return
+        decoder = p.decoders.setdefault(frm, FrameDecoder(MAX_MESSAGE_SIZE))
+        try:
+            payloads = decoder.feed(frame)
+        except WireError:
+            # The connection would be closed: count it against the link, open a fresh one.
+            p.frame_errors[frm] = p.frame_errors.get(frm, 0) + 1
+            p.decoders[frm] = FrameDecoder(MAX_MESSAGE_SIZE)
+            return
+        for payload in payloads:
+            if payload in self.twins and to in self.honest:
+                self.twin_delivered = True
+            if p.up:
+                self._carry_out(p, self._call(p, partial(p.table.receive, frm, payload)))
+
+    def _on_act(self, seat: int, step: int) -> None:
+        p = self.peers[seat]
+        t = p.table
+        if not p.up or t.state is None or t.fault is not None or t.over or t.chain.step != step:
+            return
+        view = t.state.view(seat)
+        text = None
+        if isinstance(t, ByzantineTable):
+            text = t.cheat_choice(t.state)
+        if text is None:
+            text = self.choose(seat, view)
+        try:
+            outputs = p.table.local_action(text)
+        except ActionError as exc:
+            if not isinstance(t, ByzantineTable):
+                p.errors.append(f"own move {text!r} refused: {exc}")
+            return
+        except Exception as exc:
+            p.errors.append(f"local_action raised {type(exc).__name__}: {exc}")
+            return
+        self._carry_out(p, outputs)
+
+    def _on_partition(self, side: frozenset[int], until: int) -> None:
+        self._cut = (side, until)
+
+    def _on_crash(self, seat: int) -> None:
+        self.peers[seat].crash_armed = True
+        self._at(self.now + 500 + self.rng.below(2_500), "restart", seat)
+
+    def _on_restart(self, seat: int) -> None:
+        p = self.peers[seat]
+        p.up = True
+        p.crash_armed = False
+        p.decoders = {}
+        fresh = self.make_table(seat, dict(p.secrets))
+        p.table = fresh
+        self._carry_out(p, self._call(p, lambda: fresh.restore(list(p.journal))))
+
+    def _on_attack(self) -> None:
+        assert self.frame_attacker is not None
+        seat, behaviour = self.frame_attacker
+        if behaviour == "oversized":
+            frame = (MAX_MESSAGE_SIZE + 1).to_bytes(4, "big") + b"\x00" * 16
+        else:
+            frame = encode_frame(frame_attack(behaviour, self.foreign))
+        for to in range(self.n):
+            if to != seat:
+                self._at(self.now + 1 + self.rng.below(5), "deliver", to, seat, frame)
+
+    # ------------------------------------------------------------------ peers' outputs
+
+    def _call(self, p: Peer, fn: Callable[[], list[out.Output]]) -> list[out.Output]:
+        try:
+            return fn()
+        except Exception as exc:
+            p.errors.append(f"{type(exc).__name__}: {exc}")
+            return []
+
+    def _carry_out(self, p: Peer, outputs: list[out.Output]) -> None:
+        if p.crash_armed:
+            # Killed during this call: only a prefix of its outputs happened.
+            outputs = outputs[: self.rng.below(len(outputs) + 1)]
+            p.up = False
+        for o in outputs:
+            if isinstance(o, out.Persist):
+                p.journal.append(o.payload)
+            elif isinstance(o, out.KeepSecret):
+                p.secrets[o.label] = o.secret
+            elif isinstance(o, out.Send):
+                self._send(p, o)
+            elif isinstance(o, out.YourTurn):
+                self._at(self.now + 1 + self.rng.below(20), "act", p.seat, p.table.chain.step)
+            elif isinstance(o, (out.Fault, out.HandOver, out.MatchOver, out.Rejected)):
+                p.events.append(o)
+        twin = getattr(p.table, "twin", None)
+        if twin:
+            # An equivocator's second message goes to the upper half of the table.
+            payload = twin.pop()
+            self.twins.add(payload)
+            for to in range(self.n):
+                if to != p.seat and to >= self.n // 2:
+                    self._link(p.seat, to, payload, first=True)
+
+    def _send(self, p: Peer, o: out.Send) -> None:
+        equivocating = bool(getattr(p.table, "twin", None))
+        for to in range(self.n):
+            if to == p.seat or (o.to is not None and o.to != to):
+                continue
+            if equivocating and to >= self.n // 2:
+                continue
+            self._link(p.seat, to, o.payload)
+
+    def _link(self, frm: int, to: int, payload: bytes, first: bool = False) -> None:
+        f = self.faults
+        if self._cut is not None:
+            side, until = self._cut
+            if self.now < until and (frm in side) != (to in side):
+                return
+            if self.now >= until:
+                self._cut = None
+        if f.drop and self.rng.below(1000) < f.drop:
+            return
+        latency = 1 + self.rng.below(5)
+        if f.reorder:
+            latency += self.rng.below(200)
+        if f.delay and self.rng.below(1000) < f.delay:
+            latency += 100 + self.rng.below(1_900)
+        frame = encode_frame(payload)
+        self.frames += 1
+        self.bytes += len(frame)
+        self._at(self.now + latency, "deliver", to, frm, frame)
+        if f.duplicate and self.rng.below(1000) < f.duplicate:
+            self._at(self.now + latency + self.rng.below(50), "deliver", to, frm, frame)
