@@ -7,7 +7,7 @@ from importlib import import_module
 
 from p2pcards.cli.common import UsageError, print_json
 
-SUITES = {"engine": "p2pcards.bench.engine", "deal": "p2pcards.bench.deal"}
+SUITES = {"engine": "p2pcards.bench.engine", "deal": "p2pcards.bench.deal", "table": "p2pcards.bench.table"}
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,7 +17,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("suite", metavar="WHAT", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--seconds", type=float, default=3.0, help="time per case for `engine` (default 3)")
-    p.add_argument("--repeat", type=int, default=3, help="repetitions per case for `deal` (default 3)")
+    p.add_argument("--repeat", type=int, default=3, help="runs per case of `deal` and `table` (default 3)")
     p.set_defaults(run=run)
 
 
