@@ -225,20 +225,22 @@ class Table:
         """The local time in milliseconds.  A seat silent past the timeout gets a void vote from us."""
         self._now = now
         exp = self._expect
-        if exp is not None and self.fault is None and not self.over:
+        if exp is not None and self.fault is None and not self.over and self.seat is not None:
             missing = tuple(sorted(self.chain.missing))
+            if missing and now - self._last_retry >= RETRY_MS:
+                self._retry()
+            # A vote only after the missing seats had a retry's chance to answer, and only when the
+            # voters could form a majority: a seat cut off from the rest must not void the hand.
             waited = now - self._since
             if (
-                self.seat is not None
-                and missing
-                and waited >= self._timeout
+                missing
+                and waited >= max(self._timeout, 2 * RETRY_MS)
                 and self._voted_step != self.chain.step
                 and self.seat not in missing
+                and 2 * (self.n - len(missing)) > self.n
             ):
                 self._voted_step = self.chain.step
                 self._contribute_vote(missing)
-            if missing and now - self._last_retry >= RETRY_MS and self.seat is not None:
-                self._retry()
         return self._flush()
 
     def _retry(self) -> None:
@@ -802,7 +804,9 @@ class Table:
         self._accepted(msg, own=msg.seat == self.seat)
         target = votes[msg.seat]
         voters = [s for s in range(self.n) if s not in target]
-        if not all(votes.get(s) == target for s in voters):
+        if 2 * len(voters) <= self.n or not all(votes.get(s) == target for s in voters):
+            # Only a strict majority can void a hand: two halves of a split table must never both
+            # reach a verdict, and one seat alone could be the one that is cut off.
             return
         evidence = tuple(self._vote_msgs[msg.step][s] for s in voters)
         self._set_fault(

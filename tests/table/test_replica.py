@@ -114,3 +114,45 @@ def test_a_restarted_seat_never_contradicts_what_it_said_before():
     room.run()
     assert all(t.over for t in room.tables)
     assert not any(room.of(i, out.Fault) for i in range(4))
+
+
+class QuietRoom(Room):
+    """A room in which one seat has vanished: nothing reaches it or leaves it."""
+
+    muted = -1
+
+    def run(self, limit: int = 1_000_000) -> None:
+        self.queue = type(self.queue)((j, i, p) for j, i, p in self.queue if self.muted not in (i, j))
+        while self.queue and limit:
+            j, i, payload = self.queue.popleft()
+            limit -= 1
+            if self.muted not in (i, j):
+                self.handle(j, self.tables[j].receive(i, payload))
+
+
+def _vanish_and_wait(n: int, until_ms: int) -> QuietRoom:
+    room = QuietRoom.make("durak", n, seed=12)
+    room.start()
+    room.run(limit=30)
+    room.muted = n - 1
+    room.run()
+    for now in range(0, until_ms, 1_000):
+        for i, t in enumerate(room.tables):
+            if i != room.muted:
+                room.handle(i, t.tick(now))
+        room.run()
+    return room
+
+
+def test_a_seat_that_vanishes_is_voted_silent_by_the_others_alike():
+    room = _vanish_and_wait(3, 70_000)
+    faults = [room.tables[i].fault for i in (0, 1)]
+    assert faults[0] is not None and faults[0] == faults[1]
+    assert (faults[0].seat, faults[0].kind) == (2, "silent")
+    assert room.tables[0].digest() == room.tables[1].digest()
+
+
+def test_one_seat_alone_cannot_void_the_hand():
+    room = _vanish_and_wait(2, 200_000)
+    assert room.tables[0].fault is None
+    assert room.tables[0].waiting_for == (1,)
