@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from p2pcards.games.rng import Rng
 from p2pcards.table import outputs as out
@@ -52,7 +52,7 @@ class Room:
     frames: int = 0
 
     @classmethod
-    def make(cls, game: str, n: int, *, dealer: str = "seeded", seed: int = 7, **options: Any) -> Room:
+    def make(cls, game: str, n: int, *, dealer: str = "seeded", seed: int = 7, **options: Any) -> Self:
         g = genesis_for(game, n, dealer=dealer, seed=seed, **options)
         ids = identities(n)
         tables = [Table(g, i, ids[i], source=seeded_source(f"{seed}/{i}")) for i in range(n)]
