@@ -1,0 +1,389 @@
+"""One seat's table on a LAN: a full mesh of links, its journal, its clock, and maybe a computer player.
+
+The ``Table`` is sans-IO and does all the protocol work; the node only moves bytes and time:
+
+- **Mesh.**  Each pair of seats shares one TCP connection: the lower seat dials the higher one (so
+  two peers never race to open two), and redials with backoff whenever the link drops.  A seat
+  accepts any seat of the game; if a second connection from the same seat arrives (it restarted,
+  or the old link is half-dead), the newer one replaces the older — the deterministic rule that
+  keeps exactly one.
+- **Order.**  Every output list is carried out with ``store.carry_out``: journal, keep secrets, then
+  send, in that order (invariant 5), all on the trio thread, so the table is never re-entered.
+- **Time.**  ``table.tick(now_ms)`` every 250 ms from trio's clock; the table decides on retries,
+  catch-up requests and void votes by itself.  Frames lost while a link was down are therefore
+  recovered by the table's own retry within about a second of the link coming back.
+- **Computer seats.**  A node given a chooser answers its ``YourTurn`` events itself; the choice is
+  made in a worker thread (a hard AI may think for a while) and applied only if the table is still
+  waiting for that very move.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Protocol, cast
+
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pcards.games import ActionError, Rules, View
+from p2pcards.net.handshake import Handshake, HandshakeError
+from p2pcards.net.link import Link, LinkError, accept, dial
+from p2pcards.store.effects import carry_out
+from p2pcards.table import outputs as out
+from p2pcards.table.genesis import Genesis
+from p2pcards.table.replica import SecretSource, Table
+
+TICK_MS: Final = 250
+DEFAULT_PORT: Final = 47_474
+"""Where a host listens unless told otherwise (``docs/troubleshooting.md`` names it for firewalls)."""
+BACKOFF_FIRST: Final = 0.05
+BACKOFF_MAX: Final = 2.0
+HELD_FRAMES: Final = 512
+HELD_BYTES: Final = 4 * 1024 * 1024
+"""Bounds on the frames kept for one disconnected seat (see ``Node._hold``)."""
+MAX_PENDING_HANDSHAKES: Final = 16
+"""Connections still in their handshake at once; more are closed at once (a flood costs little)."""
+
+Address = tuple[str, int]
+Chooser = Callable[[View], str]
+"""A computer player's policy: the seat's view in, the text of one legal action out."""
+
+
+class GameEffects(Protocol):
+    """What a node keeps: a ``store.GameStore`` or a ``store.MemoryStore``."""
+
+    def persist(self, payload: bytes, own: bool) -> None: ...
+
+    def keep(self, label: str, secret: bytes) -> None: ...
+
+    def payloads(self) -> list[bytes]: ...
+
+    def secrets(self) -> dict[str, bytes]: ...
+
+
+@dataclass(frozen=True)
+class PeerUp:
+    """A link to ``seat`` completed its handshake."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class PeerDown:
+    """The link to ``seat`` ended (the dialling side will try again)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class BotError:
+    """A computer seat's chooser failed or chose an illegal move (the table is left waiting, and its
+    timeout applies as for a silent human)."""
+
+    seat: int
+    message: str
+
+
+NodeEvent = out.Event | PeerUp | PeerDown | BotError
+OnEvent = Callable[[NodeEvent], None]
+
+
+def computer_chooser(rules: Rules, level: str = "normal", seed: int = 0) -> Chooser:
+    """The policy of a computer seat: the AI of ``level``, or uniform random play if that level
+    cannot be loaded (an AI module missing or broken must not stop a game)."""
+    try:
+        from p2pcards.ai import player
+
+        chosen: Any = player(rules, level, seed)
+    except Exception:
+        from p2pcards.ai.base import RandomPlayer
+
+        chosen = RandomPlayer(rules, seed)
+
+    def choose(view: View) -> str:
+        return rules.action_text(chosen.choose(view))
+
+    return choose
+
+
+class Node:
+    """Runs the ``Table`` of ``seat`` in ``genesis`` until cancelled.
+
+    - ``store``: where its journal and secrets live; a non-empty journal means *resume* (``restore``).
+    - ``listener``: where the other seats reach it (owned: closed when the node stops).
+    - ``addresses``: where to reach the other seats; ``dial`` the seats this node connects to
+      (default: those above it — the lower seat dials).  Every pair must be dialled by exactly one
+      side; a lobby may choose otherwise (the host's machine dials the players, so that it needs
+      no open port but its lobby's).
+    - ``chooser``: makes this a computer seat; otherwise a player acts through ``act``.
+    """
+
+    def __init__(
+        self,
+        genesis: Genesis,
+        seat: int,
+        identity: Ed25519PrivateKey,
+        store: GameEffects,
+        *,
+        listener: trio.SocketListener | None = None,
+        addresses: Mapping[int, Address] | None = None,
+        dial: Collection[int] | None = None,
+        chooser: Chooser | None = None,
+        on_event: OnEvent | None = None,
+        source: SecretSource | None = None,
+        tick_ms: int = TICK_MS,
+    ) -> None:
+        self.genesis = genesis
+        self.seat = seat
+        self.identity = identity
+        self.store = store
+        self.listener = listener
+        self.addresses = dict(addresses or {})
+        self.dial = frozenset(dial) if dial is not None else frozenset(s for s in self.addresses if s > seat)
+        self.chooser = chooser
+        self.on_event = on_event
+        self.tick_ms = tick_ms
+        self.game_id = genesis.game_id
+        self.table = Table(genesis, seat, identity, source=source, secrets=store.secrets())
+        self.keys = [s.key for s in genesis.seats]
+        self._seat_of = {key: i for i, key in enumerate(self.keys)}
+        self.links: dict[int, Link] = {}
+        self.finished = trio.Event()
+        """Set once the match is over or stopped by a fault (the node keeps serving catch-up)."""
+        self.started = trio.Event()
+        self.trace: list[tuple[float, str, int]] | None = None
+        """If a list, ``(trio time, "act" | "applied", step)`` is appended as moves happen (bench)."""
+        self._nursery: trio.Nursery | None = None
+        self._pending = trio.CapacityLimiter(MAX_PENDING_HANDSHAKES)
+        self._held: dict[int, collections.deque[bytes]] = {}
+        self._held_bytes: dict[int, int] = {}
+        self._t0 = 0.0
+
+    # ------------------------------------------------------------------ running
+
+    @property
+    def port(self) -> int | None:
+        if self.listener is None:
+            return None
+        port: int = self.listener.socket.getsockname()[1]
+        return port
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Serve until cancelled (the caller decides how long to linger after ``finished``)."""
+        self._t0 = trio.current_time()
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                if self.listener is not None:
+                    nursery.start_soon(self._serve, self.listener)
+                for seat, address in sorted(self.addresses.items()):
+                    if seat in self.dial and seat != self.seat:
+                        nursery.start_soon(self._dial_loop, seat, address)
+                journal = self.store.payloads()
+                self._carry(self.table.restore(journal) if journal else self.table.start())
+                nursery.start_soon(self._ticker)
+                self.started.set()
+                task_status.started()
+        finally:
+            self._nursery = None
+            for link in list(self.links.values()):
+                link.close("the node stopped")
+            if self.listener is not None:
+                with trio.CancelScope(shield=True):
+                    await self.listener.aclose()
+
+    async def play(self, linger: float = 3.0) -> None:
+        """Run until the match ends, then linger so slower peers can still catch up from us."""
+        async with trio.open_nursery() as nursery:
+            await nursery.start(self.run)
+            await self.finished.wait()
+            await trio.sleep(linger)
+            nursery.cancel_scope.cancel()
+
+    async def act(self, text: str) -> None:
+        """This seat's player chose ``text``; ``ActionError`` if it is not legal now."""
+        step, when = self.table.chain.step, trio.current_time()
+        outputs = self.table.local_action(text)
+        if self.trace is not None:
+            self.trace.append((when, "act", step))
+        self._carry(outputs)
+        await trio.lowlevel.checkpoint()
+
+    def now_ms(self) -> int:
+        return int((trio.current_time() - self._t0) * 1000)
+
+    # ------------------------------------------------------------------ the table
+
+    def _carry(self, outputs: list[out.Output]) -> None:
+        # carry_out performs Persist, KeepSecret and Send itself and hands back only the events.
+        events = cast(list[out.Event], carry_out(outputs, self.store, self._send))
+        for event in events:
+            if isinstance(event, out.StateChanged):
+                self._record("applied", event.step)
+            elif isinstance(event, out.YourTurn) and self.chooser is not None and self._nursery is not None:
+                self._nursery.start_soon(self._bot_turn, event, self.table.chain.step)
+            self._emit(event)
+        if self.table.over or self.table.fault is not None:
+            self.finished.set()
+
+    def _send(self, payload: bytes, to: int | None) -> None:
+        for seat in range(len(self.keys)) if to is None else (to,):
+            if seat == self.seat:
+                continue
+            link = self.links.get(seat)
+            if link is None or not link.send(payload):
+                self._hold(seat, payload)
+
+    def _hold(self, seat: int, payload: bytes) -> None:
+        """Keep a frame for a seat that is not connected, to send the moment it is.
+
+        The table would recover the frame anyway (it retries every second and a reconnecting seat
+        asks for catch-up), but the commonest gap — the first second of a game, before the mesh is
+        up — would then cost a retry period, as would every reconnection.  Stale or duplicate
+        frames are harmless (the table drops them unread), so the oldest go once the bound is hit."""
+        held = self._held.setdefault(seat, collections.deque())
+        held.append(payload)
+        self._held_bytes[seat] = self._held_bytes.get(seat, 0) + len(payload)
+        while len(held) > HELD_FRAMES or self._held_bytes[seat] > HELD_BYTES:
+            self._held_bytes[seat] -= len(held.popleft())
+
+    def _emit(self, event: NodeEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def _record(self, what: str, step: int) -> None:
+        if self.trace is not None:
+            self.trace.append((trio.current_time(), what, step))
+
+    async def _ticker(self) -> None:
+        while True:
+            await trio.sleep(self.tick_ms / 1000)
+            self._carry(self.table.tick(self.now_ms()))
+
+    async def _bot_turn(self, turn: out.YourTurn, step: int) -> None:
+        assert self.chooser is not None
+        chooser = self.chooser
+        try:
+            text = await trio.to_thread.run_sync(chooser, turn.view, abandon_on_cancel=True)
+        except Exception as exc:
+            self._emit(BotError(self.seat, f"the computer player failed: {type(exc).__name__}: {exc}"))
+            return
+        table = self.table
+        if table.chain.step != step or table.over or table.fault is not None:
+            return  # the table moved on meanwhile (a void vote, a restore): this choice is stale
+        try:
+            await self.act(text)
+        except ActionError as exc:
+            self._emit(BotError(self.seat, f"the computer player chose {text!r}: {exc}"))
+
+    # ------------------------------------------------------------------ links
+
+    def _on_payload(self, seat: int, payload: bytes) -> None:
+        self._carry(self.table.receive(seat, payload))
+
+    async def _run_link(self, seat: int, link: Link) -> str:
+        old = self.links.get(seat)
+        if old is not None:
+            old.close("replaced by a newer connection from the same seat")
+        self.links[seat] = link
+        held = self._held.pop(seat, collections.deque())
+        self._held_bytes.pop(seat, None)
+        for payload in held:
+            link.send(payload)
+        self._emit(PeerUp(seat))
+        try:
+            reason = await link.run(lambda payload: self._on_payload(seat, payload))
+        finally:
+            if self.links.get(seat) is link:
+                del self.links[seat]
+        self._emit(PeerDown(seat, reason))
+        return reason
+
+    async def _dial_loop(self, seat: int, address: Address) -> None:
+        backoff = BACKOFF_FIRST
+        while True:
+            handshake = Handshake("dialer", self.identity, bind=self.game_id, expect_key=self.keys[seat])
+            try:
+                link = await dial(address[0], address[1], handshake)
+            except (LinkError, HandshakeError):
+                await trio.sleep(backoff)
+                backoff = min(backoff * 2, BACKOFF_MAX)
+                continue
+            backoff = BACKOFF_FIRST
+            await self._run_link(seat, link)
+            # A link that dies at once (the peer is shutting down) must not turn into a busy loop.
+            await trio.sleep(BACKOFF_FIRST)
+
+    async def _serve(self, listener: trio.SocketListener) -> None:
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError:
+                await trio.sleep(0.1)  # out of file descriptors or similar: wait, do not spin
+                continue
+            assert self._nursery is not None
+            self._nursery.start_soon(self._incoming, stream)
+
+    async def _incoming(self, stream: trio.SocketStream) -> None:
+        try:
+            self._pending.acquire_nowait()
+        except trio.WouldBlock:
+            await trio.aclose_forcefully(stream)
+            return
+        try:
+            handshake = Handshake(
+                "acceptor",
+                self.identity,
+                binds=[self.game_id],
+                admit=lambda key: key in self._seat_of and self._seat_of[key] != self.seat,
+            )
+            try:
+                link = await accept(stream, handshake)
+            except (LinkError, HandshakeError):
+                return
+        finally:
+            self._pending.release()
+        await self._run_link(self._seat_of[link.peer_key], link)
+
+
+async def listen(host: str = "0.0.0.0", port: int = DEFAULT_PORT, tries: int = 10) -> trio.SocketListener:
+    """A listener on ``port`` or one of the next ``tries - 1`` ports (a fixed, documented port is
+    what a firewall rule can name), else on any free port."""
+    for candidate in range(port, port + tries):
+        try:
+            return await open_listener(host, candidate)
+        except OSError:
+            continue
+    return await open_listener(host, 0)
+
+
+async def open_listener(host: str = "127.0.0.1", port: int = 0) -> trio.SocketListener:
+    """A TCP listener on one address (port 0: any free port)."""
+    listeners = await trio.open_tcp_listeners(port, host=host)
+    first = listeners[0]
+    for extra in listeners[1:]:
+        with contextlib.suppress(OSError):
+            await extra.aclose()
+    assert isinstance(first, trio.SocketListener)
+    return first
+
+
+__all__ = [
+    "DEFAULT_PORT",
+    "TICK_MS",
+    "Address",
+    "BotError",
+    "Chooser",
+    "GameEffects",
+    "Node",
+    "NodeEvent",
+    "PeerDown",
+    "PeerUp",
+    "computer_chooser",
+    "listen",
+    "open_listener",
+]
