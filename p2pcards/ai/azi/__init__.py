@@ -1,0 +1,20 @@
+"""Azi's computer players: ``PLAYERS = {"easy": ..., "normal": ..., "hard": ...}``.
+
+Modules: ``easy`` and ``normal`` (rule-based), ``hard`` (sampling of the unseen cards weighted by
+what the bets reveal, exact play of the three tricks on each sample), ``solver`` (the exact play),
+``common`` (card strength, the view flattened, Normal's estimate and bidding rule), ``adapter``
+(the tournament adapter: chips won per hand).
+"""
+
+from p2pcards.ai.azi.easy import EasyPlayer
+from p2pcards.ai.azi.hard import HardPlayer
+from p2pcards.ai.azi.normal import NormalPlayer
+
+PLAYERS = {"easy": EasyPlayer, "normal": NormalPlayer, "hard": HardPlayer}
+
+__all__ = ["PLAYERS", "EasyPlayer", "HardPlayer", "NormalPlayer"]
+
+from p2pcards.ai.azi.adapter import AziAdapter  # noqa: E402
+from p2pcards.ai.tournament import register  # noqa: E402
+
+register(AziAdapter())

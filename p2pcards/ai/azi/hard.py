@@ -1,0 +1,451 @@
+"""Hard: samples the cards it cannot see, weighs them by what the bets reveal, plays exactly.
+
+* **Samples** (``Sampler``): the unseen cards are dealt to the hidden places of the hands still in
+  play (``ai.sampling``), respecting the voids each seat has shown.  Each deal is then weighed by how
+  likely a Normal-like bettor holding those cards would have bet as each opponent did, having seen
+  its cards (a blind seat's bets say nothing): the public history of the hand is replayed and, at
+  every such bet, Normal's rule (``common.normal_bid``) is asked what it would have done; a match
+  keeps the weight, a call or raise where Normal would have done the other multiplies it by 0.3, a
+  stay where Normal would have folded by 0.1.  Deals are kept by rejection on that weight (drawn from
+  the player's own ``Rng``), up to ``DRAWS`` draws for ``SAMPLES_BID`` / ``SAMPLES_PLAY`` deals; if too few
+  survive, the most likely rejected ones fill the rest.
+* **Play**: on every sample the rest of the hand is searched in full (``solver``: max^n, three tricks
+  at most) for each legal card; it plays the card with the best average payoff.
+* **Bidding**: each candidate (fold, call or the opening minimum, raises of about one ante, two
+  antes, half the pot and the pot, and ``look`` while blind) is played out on every sample: the
+  other seats answer by Normal's rule with their sampled cards (a blind one looks when Normal
+  would), round after round until everyone has called, Hard calling any re-raise; then the hand is
+  played exactly among those left, with the last raiser leading.  Its value is the pot share won
+  minus the chips it costs.  ``look`` is valued as looking and then betting by Normal's rule with
+  the sampled hand.  It takes the best average.
+* **Bluffs**: when the best choice is to fold or call and a raise is legal and its estimated value
+  is within ``BLUFF_SLACK`` antes of the best, it raises anyway with probability ``BLUFF_RATE``
+  (its own seeded ``Rng``).  ``bluffs`` / ``bids`` count them (see docs/ai.md for the measured rate).
+* It never buys into an azi replay, and with four cards looks and discards like Normal.
+
+Effort is bounded by counts, never by the clock: at most ``DRAWS`` sampled deals per decision, and
+one exact search per kept deal (per distinct set of players and leader in the bidding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from p2pcards.ai.azi.common import (
+    CALL,
+    FOLD,
+    LOOK,
+    RAISE,
+    Spot,
+    Table,
+    normal_bid,
+    order,
+    plays,
+    weakest,
+    win_chance,
+)
+from p2pcards.ai.azi.solver import root_cards, solve
+from p2pcards.ai.sampling import sample_assignment
+from p2pcards.games.azi import AziView
+from p2pcards.games.azi import actions as act
+from p2pcards.games.base import CHANCE, UNKNOWN, Action, Deal, Rules
+from p2pcards.games.cards import Card
+from p2pcards.games.rng import Rng
+
+SAMPLES_BID = 40
+SAMPLES_PLAY = 48
+DRAWS = 300
+BLUFF_RATE = 0.1
+BLUFF_SLACK = 1.0
+MISMATCH = 0.3
+"""Weight of a deal where an opponent called where Normal would raise, or raised where it would call."""
+AGAINST_FOLD = 0.1
+"""Weight of a deal where an opponent stayed in where Normal would have folded."""
+
+Hands = list[list[Card]]
+
+
+class Sampler:
+    """Deals of the unseen cards consistent with a view, weighed by the opponents' bets."""
+
+    def __init__(self, t: Table) -> None:
+        self.t = t
+        v = t.view
+        self.me = t.seat
+        groups: list[int] = []
+        for s in range(t.n):
+            if s in t.active or s == self.me:
+                groups += [s] * t.hidden[s]
+        self.groups = groups
+        self.voids = v.voids
+        self.unseen = v.unseen_cards
+        played: list[list[Card]] = [[] for _ in range(t.n)]
+        for s, c in (*v.played, *v.trick):
+            played[s].append(c)
+        self.played = played
+        self.history = bid_history(t)
+        self._w: dict[tuple[int, int, int], tuple[float, float]] = {}
+
+    def allowed(self, g: int, c: Card) -> bool:
+        return c // 13 not in self.voids[g]
+
+    def hands(self, cards: Sequence[Card]) -> Hands:
+        t = self.t
+        out: Hands = [list(t.known[s]) if (s in t.active or s == self.me) else [] for s in range(t.n)]
+        for g, c in zip(self.groups, cards, strict=True):
+            out[g].append(c)
+        return out
+
+    def w(self, key: int, hands: Hands, seat: int, players: int) -> tuple[float, float]:
+        """Normal's two estimates for ``seat`` holding its sampled cards (cached per deal)."""
+        k = (key, seat, players)
+        got = self._w.get(k)
+        if got is None:
+            t = self.t
+            hand = self.played[seat] + hands[seat]
+            dt = t.trump_card if seat != t.dealer else -1
+            deck = t.masked.rules.deck
+            gone = frozenset(hand)
+            got = (win_chance(hand, t.trump, t.top, gone, deck, players - 1, 3, dt, leading=True),
+                   win_chance(hand, t.trump, t.top, gone, deck, players - 1, 3, dt, leading=False))
+            self._w[k] = got
+        return got
+
+    def likelihood(self, key: int, hands: Hands) -> float:
+        weight = 1.0
+        active = self.t.active
+        for seat, kind, spot in self.history:
+            if seat not in active:
+                continue
+            wl, wf = self.w(key, hands, seat, spot.players)
+            want = normal_bid(spot, wl, wf)[0]
+            if want != kind:
+                weight *= AGAINST_FOLD if want == FOLD else MISMATCH
+        return weight
+
+    def draw(self, rng: Rng, n: int) -> list[tuple[int, Hands]]:
+        """Up to ``n`` deals (with their cache keys), kept by rejection on their likelihood."""
+        kept: list[tuple[int, Hands]] = []
+        spare: list[tuple[float, int, Hands]] = []
+        for i in range(DRAWS):
+            cards = sample_assignment(rng, self.groups, self.unseen, self.allowed)
+            if cards is None:
+                break
+            hands = self.hands(cards)
+            like = self.likelihood(i, hands) if self.history else 1.0
+            if like >= 1.0 or rng.below(1 << 30) < like * (1 << 30):
+                kept.append((i, hands))
+                if len(kept) >= n:
+                    break
+            else:
+                spare.append((like, i, hands))
+            if not self.groups:
+                break
+        if len(kept) < n and spare:
+            spare.sort(key=lambda x: (-x[0], x[1]))
+            kept += [(i, h) for _, i, h in spare[:n - len(kept)]]
+        return kept
+
+
+def bid_history(t: Table) -> list[tuple[int, str, Spot]]:
+    """Every bet of an opponent made having seen its cards in this hand: ``(seat, kind, spot)``.
+
+    The public history is replayed from the hand's setup (the masked state's record: actions and
+    the cards everyone or this seat knows), and the situation of each such bet is noted."""
+    m = t.masked
+    rules = m.rules
+    rec = m.record()
+    st = rules.new_hand(dict(rec.setup))
+    ca = m.card_at
+    out: list[tuple[int, str, Spot]] = []
+    for seat, text in rec.actions:
+        while st.to_act == CHANCE:
+            need = st.need
+            assert need is not None
+            ps = need.positions() if isinstance(need, Deal) else need.positions
+            st.fulfil({p: ca[p] for p in ps if ca[p] != UNKNOWN})
+        if st.phase_name == "play":
+            break
+        a = st.parse(text)
+        if (st.phase_name == "bidding" and seat != t.seat and a not in (act.LOOK, act.FOLD)
+                and not st.blind[seat]):
+            opened = st.level > 0
+            cost = st.call_cost(seat) if opened else st.min_bet(seat)
+            active = [x for x in range(st.n) if st.inhand[x] and not st.folded[x]]
+            informed = any(st.vbet[x] > 0 and not st.blind[x] for x in active if x != seat)
+            spot = Spot(st.pot, cost, opened, len(active), st.raises[seat], st.stack[seat], st.ante,
+                        False, informed)
+            big = act.is_raise(a) or (act.is_amount(a) and act.amount_of(a) > st.min_bet(seat))
+            out.append((seat, RAISE if big else CALL, spot))
+        st.apply(a)
+    return out
+
+
+class _Snap:
+    """The bidding as it stands, for playing candidates out on a sample."""
+
+    __slots__ = ("active", "ante", "blind", "lead", "level", "n", "pot", "raises", "stack", "vbet")
+
+    def __init__(self, v: AziView, ante: int) -> None:
+        self.level = v.level
+        self.vbet = list(v.bets)
+        self.stack = list(v.stacks)
+        self.blind = list(v.blind)
+        self.active = [s for s in range(len(v.in_hand)) if v.in_hand[s]]
+        self.raises = list(v.raises)
+        self.lead = v.lead_claim
+        self.pot = v.pot
+        self.ante = ante
+        self.n = len(v.in_hand)
+
+
+def _cost(level: int, vbet: int, blind: bool) -> int:
+    gap = level - vbet
+    return (gap + 1) // 2 if blind else gap
+
+
+class HardPlayer:
+    level = "hard"
+
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
+        self.rules = rules
+        self.rng = Rng(seed)
+        self.bids = 0
+        """Bidding decisions taken (with a raise among the legal actions)."""
+        self.bluffs = 0
+        """Of those, raises chosen over a better fold or call (the measured bluff rate)."""
+
+    # ------------------------------------------------------------------ the entry point
+
+    def choose(self, view: AziView) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        ph = view.phase
+        if ph == "buy-in":
+            return act.DECLINE
+        if ph == "discard":
+            if act.LOOK in legal:
+                return act.LOOK
+            t = Table.of(view)
+            return act.discard(weakest(t.hand, t.trump, t.top, t.gone, self.rules.deck,
+                                       len(t.active) - 1, t.dealer_trump()))
+        t = Table.of(view)
+        if ph == "play":
+            return self.play(t)
+        return self.bid(t)
+
+    # ------------------------------------------------------------------ play
+
+    def play(self, t: Table) -> Action:
+        v = t.view
+        cards = plays(v.legal_actions)
+        if len(cards) == 1:
+            return act.play(cards[0])
+        seats = list(t.active)
+        idx = {s: i for i, s in enumerate(seats)}
+        me = idx[t.seat]
+        trick = [(idx[s], c) for s, c in v.trick]
+        tricks = [v.tricks[s] for s in seats]
+        led = v.trick[0][1] // 13 if v.trick else -1
+        totals = [0.0] * len(cards)
+        for _, hands in Sampler(t).draw(self.rng, SAMPLES_PLAY):
+            hs = [list(hands[s]) for s in seats]
+            opts = root_cards(hs[me], led, t.trump)
+            vecs = solve(hs, me, trick, list(tricks), t.trump, t.top, me)
+            for c, vec in zip(opts, vecs, strict=True):
+                totals[cards.index(c)] += vec[me]
+        best = max(range(len(cards)),
+                   key=lambda k: (round(totals[k], 9), -order(cards[k], t.trump, t.top), -cards[k]))
+        return act.play(cards[best])
+
+    # ------------------------------------------------------------------ bidding
+
+    def candidates(self, t: Table) -> list[tuple[str, Action, int]]:
+        """``(kind, action, chips)``: what is worth trying now; kind is fold/call/raise/look/allin."""
+        v = t.view
+        legal = frozenset(v.legal_actions)
+        me = t.seat
+        ante = self.rules.option("ante")
+        mult = 2 if t.blind else 1
+        stack = v.stacks[me]
+        out: list[tuple[str, Action, int]] = [(FOLD, act.FOLD, 0)]
+        half = max(ante, (v.pot // 2 + ante - 1) // ante * ante)
+        whole = max(ante, (v.pot + ante - 1) // ante * ante)
+        deltas = sorted({ante, 2 * ante, half, whole})
+        if v.level > 0:
+            if act.CALL in legal:
+                out.append((CALL, act.CALL, v.call_cost))
+            elif act.ALLIN in legal:
+                out.append(("allin", act.ALLIN, stack))
+            for d in deltas:
+                n = (d + mult - 1) // mult
+                a = act.rais(n)
+                if a in legal:
+                    out.append((RAISE, a, n))
+        else:
+            mn = v.min_bet
+            if act.bet(mn) in legal:
+                out.append((CALL, act.bet(mn), mn))
+            elif act.ALLIN in legal:
+                out.append(("allin", act.ALLIN, stack))
+            for d in deltas:
+                n = (d + mult - 1) // mult
+                if n > mn and act.bet(n) in legal:
+                    out.append((RAISE, act.bet(n), n))
+        if act.LOOK in legal:
+            out.append((LOOK, act.LOOK, 0))
+        return out
+
+    def bid(self, t: Table) -> Action:
+        cands = self.candidates(t)
+        sampler = Sampler(t)
+        deals = sampler.draw(self.rng, SAMPLES_BID)
+        snap = _Snap(t.view, self.rules.option("ante"))
+        totals = [0.0] * len(cands)
+        for key, hands in deals:
+            cache: dict[tuple[tuple[int, ...], int], float] = {}
+            for k, (kind, _, chips) in enumerate(cands):
+                if kind == FOLD:
+                    continue
+                totals[k] += self.value(t, snap, sampler, key, hands, kind, chips, cache)
+        n = max(1, len(deals))
+        evs = [x / n for x in totals]
+        best = max(range(len(cands)), key=lambda k: (round(evs[k], 9), -k))
+        kind = cands[best][0]
+        raises = [k for k in range(len(cands)) if cands[k][0] == RAISE]
+        if raises:
+            self.bids += 1
+            if kind in (FOLD, CALL):
+                r = max(raises, key=lambda k: (round(evs[k], 9), -k))
+                ante = self.rules.option("ante")
+                if evs[r] >= evs[best] - BLUFF_SLACK * ante and self.rng.below(1000) < BLUFF_RATE * 1000:
+                    self.bluffs += 1
+                    return cands[r][1]
+        return cands[best][1]
+
+    def value(self, t: Table, snap: _Snap, sampler: Sampler, key: int, hands: Hands, kind: str,
+              chips: int, cache: dict[tuple[tuple[int, ...], int], float]) -> float:
+        """The chips ``kind`` wins on one sampled deal, less what it costs from now on."""
+        me = t.seat
+        blind = snap.blind[me]
+        if kind == LOOK:
+            # look, then bet as Normal would with the sampled cards (at open prices)
+            opened = snap.level > 0
+            cost = _cost(snap.level, snap.vbet[me], False) if opened else snap.ante
+            spot = Spot(snap.pot, cost, opened, len(snap.active), snap.raises[me], snap.stack[me],
+                        snap.ante, False, any(snap.vbet[x] > 0 and not snap.blind[x]
+                                              for x in snap.active if x != me))
+            wl, wf = sampler.w(key, hands, me, len(snap.active))
+            k2, amount = normal_bid(spot, wl, wf)
+            if k2 == FOLD:
+                return 0.0
+            if k2 == RAISE:
+                chips = min(amount, snap.stack[me] - cost) if opened else max(amount, snap.ante)
+                if chips <= 0:
+                    k2, chips = CALL, 0
+            else:
+                chips = 0 if opened else snap.ante
+            if cost >= snap.stack[me]:
+                k2, chips = "allin", snap.stack[me]
+            return self.outcome(t, snap, sampler, key, hands, k2, chips, False, cache)
+        return self.outcome(t, snap, sampler, key, hands, kind, chips, blind, cache)
+
+    def outcome(self, t: Table, snap: _Snap, sampler: Sampler, key: int, hands: Hands, kind: str,
+                chips: int, blind_me: bool, cache: dict[tuple[tuple[int, ...], int], float]) -> float:
+        me = t.seat
+        n = snap.n
+        level = snap.level
+        vbet = snap.vbet[:]
+        stack = snap.stack[:]
+        blind = snap.blind[:]
+        blind[me] = blind_me
+        active = snap.active[:]
+        raises = snap.raises[:]
+        lead = snap.lead
+        pot = snap.pot
+        spent = 0
+        mult_me = 2 if blind_me else 1
+        # my action
+        if kind == "allin":
+            pay = stack[me]
+            vbet[me] += pay * mult_me
+        elif level == 0:  # opening bet of ``chips``
+            pay = chips
+            level = vbet[me] = chips * mult_me
+            lead = me
+        elif kind == CALL:
+            pay = _cost(level, vbet[me], blind_me)
+            vbet[me] = level
+        else:
+            pay = _cost(level, vbet[me], blind_me) + chips
+            level += chips * mult_me
+            vbet[me] = level
+            raises[me] += 1
+            lead = me
+        stack[me] -= pay
+        pot += pay
+        spent += pay
+        # the others answer, round after round, until everyone has called
+        rounds = 0
+        while rounds < 8:
+            rounds += 1
+            acted = False
+            for i in range(1, n + 1):
+                s = (me + i) % n
+                if s not in active or stack[s] <= 0 or vbet[s] >= level:
+                    continue
+                acted = True
+                c = _cost(level, vbet[s], blind[s])
+                if s == me:  # a re-raise: Hard calls it
+                    pay = min(c, stack[s])
+                    stack[s] -= pay
+                    pot += pay
+                    spent += pay
+                    vbet[s] = level
+                    continue
+                informed = any(vbet[x] > 0 and not blind[x] for x in active if x != s)
+                spot = Spot(pot, c, True, len(active), raises[s], stack[s], snap.ante, blind[s], informed)
+                wl, wf = sampler.w(key, hands, s, len(active))
+                k2, amount = normal_bid(spot, wl, wf)
+                if k2 == LOOK:
+                    blind[s] = False
+                    c = _cost(level, vbet[s], False)
+                    spot = Spot(pot, c, True, len(active), raises[s], stack[s], snap.ante, False, informed)
+                    k2, amount = normal_bid(spot, wl, wf)
+                if k2 == FOLD:
+                    active.remove(s)
+                    if len(active) == 1:
+                        return pot - spent
+                    continue
+                if k2 == RAISE and c + amount < stack[s]:
+                    pay = c + amount
+                    level += amount * (2 if blind[s] else 1)
+                    raises[s] += 1
+                    lead = s
+                else:
+                    pay = min(c, stack[s])
+                stack[s] -= pay
+                pot += pay
+                vbet[s] = level  # called, raised or all-in: it answers no more until a raise
+            if not acted:
+                break
+        if len(active) == 1:
+            return pot - spent
+        if lead < 0 or lead not in active:
+            lead = next(s for s in ((t.dealer + 1 + i) % n for i in range(n)) if s in active)
+        ck = (tuple(active), lead)
+        share = cache.get(ck)
+        if share is None:
+            seats = active
+            hs = [list(hands[s]) for s in seats]
+            li = seats.index(lead)
+            mi = seats.index(me)
+            vecs = solve(hs, li, [], [0] * len(seats), t.trump, t.top, mi)
+            best = vecs[0]
+            for vec in vecs[1:]:
+                if vec[li] > best[li] or (vec[li] == best[li] and vec[mi] < best[mi]):
+                    best = vec
+            share = best[mi]
+            cache[ck] = share
+        return share * pot - spent

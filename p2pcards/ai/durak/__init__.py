@@ -1,0 +1,19 @@
+"""Durak's computer players: ``PLAYERS = {"easy": ..., "normal": ..., "hard": ...}``.
+
+Modules: ``easy`` and ``normal`` (rule-based), ``hard`` (determinized search with an exact endgame),
+``sim`` (a fast full-information simulator for the search), ``solver`` (the exact endgame),
+``common`` (card strength, the view flattened), ``adapter`` (the tournament adapter).
+"""
+
+from p2pcards.ai.durak.easy import EasyPlayer
+from p2pcards.ai.durak.hard import HardPlayer
+from p2pcards.ai.durak.normal import NormalPlayer
+
+PLAYERS = {"easy": EasyPlayer, "normal": NormalPlayer, "hard": HardPlayer}
+
+__all__ = ["PLAYERS", "EasyPlayer", "HardPlayer", "NormalPlayer"]
+
+from p2pcards.ai.durak.adapter import DurakAdapter  # noqa: E402
+from p2pcards.ai.tournament import register  # noqa: E402
+
+register(DurakAdapter())

@@ -1,0 +1,257 @@
+"""Exact play of a Durak endgame between two players: the talon is empty, so each knows the other's hand.
+
+At a bigger table this holds once every other player is out.
+
+From there the hand is a finite game of perfect information with three results: a win, a draw (both
+run out in the same bout, D13), a loss.  ``Solver`` answers "can ``me`` make at least a draw / a win
+from here?" by an AND-OR search (the value is 2 for a win, 1 for a draw, 0 for a loss), with a
+transposition table of proven bounds keyed by the whole position, and likely-good moves first.
+Effort is bounded by a node budget (``Budget`` is raised past it), never by the clock.
+
+Inside, a card is its index in the order weakest first (plain cards by rank, then trumps by rank), so
+that walking a hand's bits from the lowest gives the weakest card first without sorting.
+
+Positions follow the engine (D5-D13) for two players: after a take the attacker may keep adding up
+to the limit; after a beat it may add or pass; whoever has no cards when the bout is resolved is out;
+both out together is a draw.
+"""
+
+from __future__ import annotations
+
+from p2pcards.ai.durak.sim import DEFEND, LEAD, OVER, THROW, Sim, cards_of
+from p2pcards.games.durak.state import beats
+
+HAND_LIMIT = 6
+DURAK_CARDS = tuple(s * 13 + r for s in range(4) for r in range(4, 13))
+
+_CHUNKS = tuple(tuple(tuple(k * 9 + b for b in range(9) if v >> b & 1) for v in range(512)) for k in range(4))
+
+
+def bits(m: int) -> tuple[int, ...]:
+    """The indices of a 36-bit mask, lowest first."""
+    c0, c1, c2, c3 = _CHUNKS
+    return c0[m & 511] + c1[m >> 9 & 511] + c2[m >> 18 & 511] + c3[m >> 27]
+
+
+def active_pair(sim: Sim) -> tuple[int, int] | None:
+    """The two seats still playing, if exactly two are (the others went out), else None."""
+    left = [s for s in range(sim.n) if not sim.out >> s & 1]
+    return (left[0], left[1]) if len(left) == 2 else None
+
+
+class Budget(Exception):
+    """The search went past its node budget."""
+
+
+class Layout:
+    """Cards in the weakest-first order of one trump suit, with the tables the search needs."""
+
+    __slots__ = ("beaters", "card", "index", "rank_mask")
+
+    def __init__(self, trump: int) -> None:
+        order = sorted(DURAK_CARDS, key=lambda c: (c % 13 + (13 if c // 13 == trump else 0), c))
+        self.card = order
+        self.index = {c: i for i, c in enumerate(order)}
+        self.beaters = [sum(1 << j for j, d in enumerate(order) if beats(d, a, trump)) for a in order]
+        self.rank_mask = [sum(1 << j for j, d in enumerate(order) if d % 13 == a % 13) for a in order]
+
+    def mask(self, card_mask: int) -> int:
+        index = self.index
+        m = 0
+        for c in cards_of(card_mask):
+            m |= 1 << index[c]
+        return m
+
+
+_LAYOUTS: dict[int, Layout] = {}
+
+
+def layout(trump: int) -> Layout:
+    got = _LAYOUTS.get(trump)
+    if got is None:
+        got = _LAYOUTS[trump] = Layout(trump)
+    return got
+
+
+class Solver:
+    """Exact values of two-player endgame positions, for one trump suit and one seat's side."""
+
+    __slots__ = ("beaters", "bounds", "budget", "layout", "me", "nodes", "pair", "pair_sum", "rank_mask",
+                 "trump")
+
+    def __init__(self, trump: int, me: int, budget: int, pair: tuple[int, int] = (0, 1)) -> None:
+        self.trump = trump
+        self.me = me
+        self.pair = pair
+        """The two seats still playing (at a bigger table, the others are out)."""
+        self.pair_sum = pair[0] + pair[1]
+        self.layout = layout(trump)
+        self.beaters = self.layout.beaters
+        self.rank_mask = self.layout.rank_mask
+        self.bounds: dict[tuple[int, ...], int] = {}
+        """Proven bounds of a position: ``3 * low + high``."""
+        self.nodes = 0
+        self.budget = budget
+
+    # ---- entry points
+
+    def value(self, sim: Sim) -> int:
+        """The exact value for ``me`` (2 win, 1 draw, 0 loss) of a two-player position whose talon is
+        empty.  Raises ``Budget`` if that takes more nodes than the budget left."""
+        if sim.phase == OVER:
+            return sim.winners_value(self.me)
+        if self.reach(sim, 2):
+            return 2
+        return 1 if self.reach(sim, 1) else 0
+
+    def reach(self, sim: Sim, need: int) -> bool:
+        """Can ``me`` make at least ``need`` (1: a draw, 2: a win) from this position?"""
+        if sim.phase == OVER:
+            return sim.winners_value(self.me) >= need
+        assert not sim.talon and active_pair(sim) == self.pair
+        lay = self.layout
+        att = sim.attacker
+        a_hand, d_hand = lay.mask(sim.hands[att]), lay.mask(sim.hands[sim.defender])
+        if sim.phase == LEAD:
+            return self._lead(a_hand, d_hand, att, need)
+        n_att = len(sim.att)
+        table = lay.mask(sim.tmask)
+        addable = 0
+        for i in bits(table):
+            addable |= self.rank_mask[i]
+        if sim.phase == DEFEND:
+            u = next(a for a, d in zip(sim.att, sim.dfn, strict=True) if d < 0)
+            return self._defend(a_hand, d_hand, att, table, addable, lay.index[u], n_att, sim.limit, need)
+        assert sim.phase == THROW
+        return self._throw(a_hand, d_hand, att, table, addable, n_att, sim.limit, sim.taking, need)
+
+    # ---- the search; ``att`` is the attacking seat; hands, table and cards are in layout indices
+
+    def _end(self, a_hand: int, d_hand: int, att: int, table: int, taking: bool, need: int) -> bool:
+        if taking:
+            d_hand |= table
+        if not a_hand:
+            v = 1 if not d_hand else (2 if att == self.me else 0)
+            return v >= need
+        if not d_hand:
+            return (0 if att == self.me else 2) >= need
+        if taking:
+            return self._lead(a_hand, d_hand, att, need)
+        return self._lead(d_hand, a_hand, self.pair_sum - att, need)
+
+    def _lead(self, a_hand: int, d_hand: int, att: int, need: int) -> bool:
+        key = (0, a_hand, d_hand, att)
+        b = self.bounds.get(key, 2)
+        if b // 3 >= need:
+            return True
+        if b % 3 < need:
+            return False
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise Budget
+        mine = att == self.me
+        limit = d_hand.bit_count()
+        if limit > HAND_LIMIT:
+            limit = HAND_LIMIT
+        beaters = self.beaters
+        rank_mask = self.rank_mask
+        later = []
+        ok = not mine
+        for c in bits(a_hand):
+            if d_hand & beaters[c]:
+                later.append(c)
+                continue
+            bit = 1 << c
+            if self._defend(a_hand ^ bit, d_hand, att, bit, rank_mask[c], c, 1, limit, need) == mine:
+                ok = mine
+                break
+        else:
+            for c in later:
+                bit = 1 << c
+                if self._defend(a_hand ^ bit, d_hand, att, bit, rank_mask[c], c, 1, limit, need) == mine:
+                    ok = mine
+                    break
+        self.bounds[key] = (need * 3 + b % 3) if ok else (b - b % 3 + need - 1)
+        return ok
+
+    def _defend(self, a_hand: int, d_hand: int, att: int, table: int, addable: int, u: int, n_att: int,
+                limit: int, need: int) -> bool:
+        key = (1, a_hand, d_hand, att, table, u, n_att, limit)
+        b = self.bounds.get(key, 2)
+        if b // 3 >= need:
+            return True
+        if b % 3 < need:
+            return False
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise Budget
+        mine = att != self.me  # the defender moves
+        ok = not mine
+        rank_mask = self.rank_mask
+        for d in bits(d_hand & self.beaters[u]):
+            bit = 1 << d
+            nd = d_hand ^ bit
+            if not nd:
+                r = self._end(a_hand, nd, att, table | bit, False, need)
+            else:
+                r = self._throw(a_hand, nd, att, table | bit, addable | rank_mask[d], n_att, limit, False,
+                                need)
+            if r == mine:
+                ok = mine
+                break
+        else:
+            if self._throw(a_hand, d_hand, att, table, addable, n_att, limit, True, need) == mine:
+                ok = mine
+        self.bounds[key] = (need * 3 + b % 3) if ok else (b - b % 3 + need - 1)
+        return ok
+
+    def _throw(self, a_hand: int, d_hand: int, att: int, table: int, addable: int, n_att: int, limit: int,
+               taking: bool, need: int) -> bool:
+        adds = a_hand & addable
+        if n_att >= limit or not adds:
+            return self._end(a_hand, d_hand, att, table, taking, need)
+        key = (2, a_hand, d_hand, att, table, n_att, limit, taking)
+        b = self.bounds.get(key, 2)
+        if b // 3 >= need:
+            return True
+        if b % 3 < need:
+            return False
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise Budget
+        mine = att == self.me
+        ok = not mine
+        if taking:
+            for c in bits(adds):
+                bit = 1 << c
+                if self._throw(a_hand ^ bit, d_hand, att, table | bit, addable, n_att + 1, limit, True,
+                               need) == mine:
+                    ok = mine
+                    break
+            else:
+                if self._end(a_hand, d_hand, att, table, True, need) == mine:
+                    ok = mine
+        else:
+            beaters = self.beaters
+            later = []
+            for c in bits(adds):
+                if d_hand & beaters[c]:
+                    later.append(c)
+                    continue
+                bit = 1 << c
+                if self._defend(a_hand ^ bit, d_hand, att, table | bit, addable, c, n_att + 1, limit,
+                                need) == mine:
+                    ok = mine
+                    break
+            else:
+                for c in later:
+                    bit = 1 << c
+                    if self._defend(a_hand ^ bit, d_hand, att, table | bit, addable, c, n_att + 1, limit,
+                                    need) == mine:
+                        ok = mine
+                        break
+                else:
+                    if self._end(a_hand, d_hand, att, table, False, need) == mine:
+                        ok = mine
+        self.bounds[key] = (need * 3 + b % 3) if ok else (b - b % 3 + need - 1)
+        return ok

@@ -1,0 +1,538 @@
+"""Tournaments between computer players, on the engines directly.
+
+The runner holds the full-information state of every hand; each seat's player is given only
+``state.view(seat)``; the dealer's needs are fulfilled from a deck order drawn from the seed
+(``playout.fulfil_from``).  What is played:
+
+* a **deal** is the sequence of deck orders (and the first dealer) of one unit of play, all derived
+  from the seed and the deal's number, so deal ``g`` is the same whoever sits where;
+* an **entry** is one position of the ``players`` list (a level, or ``random``); a **layout** says which
+  entry sits in each seat.  The adapter of the game lists the layouts (for two sides: as given, then
+  swapped; for one focal seat against the rest: the focal seat in each position);
+* without ``duplicate``, deal ``g`` is played once, in layout ``g mod L`` (the seats rotate from deal to
+  deal); with ``duplicate``, every deal is played once in every layout, so luck of the cards cancels.
+
+What a unit of play is (a Durak hand, a Spades deal or game, an Azi hand) and what an entry scored in
+it (win, draw or loss, and a number: points, a score margin, chips) come from the game's **adapter**.
+Each game's AI module registers one with ``register`` when it is imported (``p2pcards.ai.<game>``);
+games without one get ``MatchAdapter``, which plays whole matches and reports only their summaries.
+
+Results are identical whatever ``jobs`` is: every deal is played by the same code from the same seeds,
+and the report is assembled in deal order.  Decision times (``time.perf_counter`` around each
+``choose`` with two or more legal actions) are measured, not replicated, and vary from run to run.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+from p2pcards.ai.base import LEVELS, Player, RandomPlayer
+from p2pcards.games import CHANCE, TERMINAL, GameError, HandState, Match, OptionError, Rules, load
+from p2pcards.games.playout import fulfil_from
+from p2pcards.games.rng import Rng
+
+KINDS: tuple[str, ...] = (*LEVELS, "random")
+"""What may sit in a seat: a computer player's level, or uniform random legal play."""
+
+Z95 = 1.959963984540054
+
+
+# --------------------------------------------------------------------------- adapters
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one entry got from one unit of play."""
+
+    points: int | None
+    """2 for a win, 1 for a draw, 0 for a loss; None when the game's adapter does not rank entries."""
+    value: float = 0.0
+    """The game's own measure (Durak series points, Spades score margin, Azi chips won)."""
+
+
+@dataclass(slots=True)
+class Unit:
+    """One unit of play as the runner saw it, for the adapter to judge."""
+
+    rules: Rules
+    layout: tuple[int, ...]
+    """Per seat, the entry sitting there."""
+    entries: int
+    match: Match
+    """The match after the unit's last hand."""
+    hands: list[HandState]
+    """The finished hands, in order."""
+    stopped: bool = False
+    """True if the unit was cut short by the hand limit."""
+
+
+class Adapter:
+    """How the tournament plays and judges one game.  Subclass it in the game's AI module and
+    ``register`` an instance; every method has a default that fits a game of single hands."""
+
+    game: str = ""
+    unit: str = "match"
+    """What one unit of play is, for reports ("hand", "game to 500", ...)."""
+    value_name: str = "value"
+    """What ``Outcome.value`` measures, for reports ("points", "margin", "chips")."""
+
+    def options(self, entries: int, options: dict[str, Any]) -> dict[str, Any]:
+        """The table options for ``entries`` entries (e.g. one seat per entry).  Default: unchanged."""
+        return dict(options)
+
+    def default_players(self, rules: Rules) -> list[str]:
+        """Who plays when the user names nobody: random legal play in every seat."""
+        return ["random"] * rules.players
+
+    def layouts(self, rules: Rules, entries: int) -> list[tuple[int, ...]]:
+        """Per layout, the entry in each seat.  Default: entry ``s mod entries`` in seat ``s``,
+        rotated one seat at a time (distinct rotations only): two entries in two seats swap."""
+        return rotations(entries, rules.players)
+
+    def start(self, rules: Rules, rng: Rng) -> Match:
+        """The match a unit starts from; ``rng`` is the deal's (the first dealer is drawn from it)."""
+        return rules.new_match(rng.below(rules.players))
+
+    def unit_over(self, match: Match, hands: int) -> bool:
+        """Whether the unit is complete after ``hands`` hands.  Default: when the match is over."""
+        return match.over
+
+    def outcome(self, unit: Unit) -> list[Outcome]:
+        """Per entry, what it got from the unit.  Default: nothing ranked."""
+        return [Outcome(None) for _ in range(unit.entries)]
+
+    def summary(self, unit: Unit) -> str:
+        return unit.match.summary()
+
+
+class MatchAdapter(Adapter):
+    """For a game whose AI module registered no adapter: whole matches, summaries only."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    def options(self, entries: int, options: dict[str, Any]) -> dict[str, Any]:
+        out = dict(options)
+        out.setdefault("players", entries)
+        return out
+
+
+_ADAPTERS: dict[str, Adapter] = {}
+_VARIANTS: dict[tuple[str, str], Adapter] = {}
+
+
+def register(adapter: Adapter, unit: str | None = None) -> None:
+    """Make ``adapter`` the tournament adapter of ``adapter.game`` (a game's AI module does this).
+
+    With ``unit``, register another unit of play that ``Config.unit`` / ``p2pcards sim --unit`` may
+    choose by that name (e.g. ``register(SpadesGameAdapter(), unit="game")``)."""
+    if unit is None:
+        _ADAPTERS[adapter.game] = adapter
+    else:
+        _VARIANTS[(adapter.game, unit.strip().lower())] = adapter
+
+
+def _import_game(game: str) -> None:
+    if game not in _ADAPTERS:
+        try:
+            import_module(f"p2pcards.ai.{game}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"p2pcards.ai.{game}":
+                raise
+
+
+def units_of(game: str) -> list[str]:
+    """The names of the other units of play registered for ``game``."""
+    _import_game(game)
+    return sorted(u for g, u in _VARIANTS if g == game)
+
+
+def adapter_for(game: str, unit: str | None = None) -> Adapter:
+    """The registered adapter of ``game`` (importing its AI module first), or a ``MatchAdapter``;
+    with ``unit``, the adapter registered under that name (``OptionError`` if there is none)."""
+    _import_game(game)
+    if unit is not None:
+        got = _VARIANTS.get((game, unit.strip().lower()))
+        if got is None:
+            units = units_of(game)
+            offered = f"the units are: {', '.join(units)}" if units else "it offers no other unit"
+            raise OptionError(f"{game} has no unit of play named {unit!r}; {offered}")
+        return got
+    return _ADAPTERS.get(game) or MatchAdapter(game)
+
+
+def rotations(entries: int, seats: int) -> list[tuple[int, ...]]:
+    if not 1 <= entries <= seats:
+        raise OptionError(f"{entries} players named for {seats} seats")
+    base = [s % entries for s in range(seats)]
+    out: list[tuple[int, ...]] = []
+    for r in range(seats):
+        lay = tuple(base[(s - r) % seats] for s in range(seats))
+        if lay not in out:
+            out.append(lay)
+    return out
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    game: str
+    players: tuple[str, ...] = ()
+    """One kind per entry (a level or ``random``); empty: the adapter's default."""
+    games: int = 10
+    """Deals to play (each played once per layout with ``duplicate``)."""
+    seed: int = 1
+    duplicate: bool = False
+    jobs: int = 1
+    options: tuple[tuple[str, Any], ...] = ()
+    max_hands: int = 2000
+    """A unit stops after this many hands (a guard for matches that could run long)."""
+    unit: str | None = None
+    """Another unit of play registered for the game (``register(..., unit=NAME)``); None: the default."""
+    max_moves: int = 20_000
+    """A hand still going after this many moves is abandoned and its unit left unranked (a guard:
+    some games let players who never give way go round in circles)."""
+
+
+@dataclass(slots=True)
+class Plan:
+    """A configuration made concrete: the rules, the entries and the layouts."""
+
+    config: Config
+    adapter: Adapter
+    rules: Rules
+    kinds: tuple[str, ...]
+    layouts: list[tuple[int, ...]]
+
+    @property
+    def units(self) -> int:
+        return self.config.games * (len(self.layouts) if self.config.duplicate else 1)
+
+    def units_of(self, deal: int) -> list[int]:
+        """The layouts deal ``deal`` is played in."""
+        if self.config.duplicate:
+            return list(range(len(self.layouts)))
+        return [deal % len(self.layouts)]
+
+
+def plan(config: Config) -> Plan:
+    """Check a configuration; raises ``OptionError`` / ``GameError`` naming what is wrong."""
+    if config.games <= 0:
+        raise OptionError("the number of games must be positive")
+    if config.jobs <= 0:
+        raise OptionError("the number of jobs must be positive")
+    if config.max_hands <= 0:
+        raise OptionError("the hand limit must be positive")
+    kinds = tuple(k.strip().lower() for k in config.players)
+    for k in kinds:
+        if k not in KINDS:
+            raise OptionError(f"unknown player kind {k!r}; the kinds are: {', '.join(KINDS)}")
+    adapter = adapter_for(config.game.strip().lower(), config.unit)
+    options = dict(config.options)
+    if kinds:
+        options = adapter.options(len(kinds), options)
+    rules = load(config.game, **options)
+    if not kinds:
+        kinds = tuple(adapter.default_players(rules))
+    if len(kinds) > rules.players:
+        raise OptionError(f"{len(kinds)} players named but a {rules.name} table here has "
+                          f"{rules.players} seats")
+    layouts = adapter.layouts(rules, len(kinds))
+    return Plan(config, adapter, rules, kinds, layouts)
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def _seed(config: Config, *parts: object) -> str:
+    return "p2pcards/tournament/" + "/".join(str(p) for p in (config.seed, *parts))
+
+
+def deal_rng(config: Config, deal: int) -> Rng:
+    """The randomness of deal ``deal`` (its first dealer); the same in every layout."""
+    return Rng(_seed(config, "deal", deal))
+
+
+def deck_order(config: Config, rules: Rules, deal: int, hand: int) -> list[int]:
+    """The deck order of hand ``hand`` of deal ``deal``; the same in every layout."""
+    deck = list(rules.deck)
+    Rng(_seed(config, "deal", deal, "hand", hand)).shuffle(deck)
+    return deck
+
+
+def make_player(rules: Rules, kind: str, seed: int) -> Player:
+    if kind == "random":
+        return RandomPlayer(rules, seed)
+    from p2pcards.ai import player
+
+    return player(rules, kind, seed)
+
+
+@dataclass(slots=True)
+class UnitResult:
+    deal: int
+    layout: int
+    outcomes: list[Outcome]
+    hands: int
+    stopped: bool
+    summary: str
+    times: dict[str, list[float]] = field(default_factory=dict)
+    """Per kind, the seconds of each decision with two or more legal actions."""
+
+
+def play_unit(p: Plan, deal: int, layout_index: int) -> UnitResult:
+    config, rules, adapter = p.config, p.rules, p.adapter
+    layout = p.layouts[layout_index]
+    kinds = [p.kinds[e] for e in layout]
+    players = [make_player(rules, kinds[s], Rng(_seed(config, "player", deal, layout_index, s)).next64())
+               for s in range(rules.players)]
+    times: dict[str, list[float]] = {k: [] for k in sorted(set(kinds))}
+    match = adapter.start(rules, deal_rng(config, deal))
+    hands: list[HandState] = []
+    stopped = False
+    clock = time.perf_counter
+    while True:
+        state = match.new_hand()
+        deck = deck_order(config, rules, deal, len(hands))
+        moves = 0
+        while True:
+            to_act = state.to_act
+            if to_act >= 0:
+                moves += 1
+                if moves > config.max_moves:
+                    return UnitResult(deal, layout_index, [Outcome(None) for _ in p.kinds], len(hands) + 1,
+                                      True, f"abandoned: hand {len(hands) + 1} did not end after "
+                                            f"{config.max_moves} moves", times)
+                view = state.view(to_act)
+                legal = view.legal_actions
+                t0 = clock()
+                action = players[to_act].choose(view)
+                spent = clock() - t0
+                if action not in legal:
+                    raise GameError(f"the {kinds[to_act]} player of seat {to_act} chose "
+                                    f"{action!r}, which is not legal (deal {deal})")
+                if len(legal) > 1:
+                    times[kinds[to_act]].append(spent)
+                state.apply(action)
+            elif to_act == CHANCE:
+                fulfil_from(state, deck)
+            else:
+                assert to_act == TERMINAL
+                break
+        hands.append(state)
+        match = match.settle(state)
+        if adapter.unit_over(match, len(hands)):
+            break
+        if len(hands) >= config.max_hands:
+            stopped = True
+            break
+    unit = Unit(rules, layout, len(p.kinds), match, hands, stopped)
+    return UnitResult(deal, layout_index, adapter.outcome(unit), len(hands), stopped,
+                      adapter.summary(unit), times)
+
+
+def play_deal(p: Plan, deal: int) -> list[UnitResult]:
+    return [play_unit(p, deal, lay) for lay in p.units_of(deal)]
+
+
+_WORKER_PLAN: Plan | None = None
+
+
+def _worker_init(p: Plan) -> None:
+    global _WORKER_PLAN
+    _WORKER_PLAN = p
+
+
+def _worker(deal: int) -> tuple[int, list[UnitResult]]:
+    assert _WORKER_PLAN is not None
+    return deal, play_deal(_WORKER_PLAN, deal)
+
+
+def iter_deals(p: Plan) -> Iterator[tuple[int, list[UnitResult]]]:
+    """Every deal's results, in the order they finish (deal order with one job)."""
+    deals = range(p.config.games)
+    if p.config.jobs == 1:
+        for g in deals:
+            yield g, play_deal(p, g)
+        return
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(min(p.config.jobs, p.config.games), initializer=_worker_init, initargs=(p,)) as pool:
+        yield from pool.imap_unordered(_worker, deals, chunksize=1)
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (``successes`` may count draws as halves)."""
+    if n <= 0:
+        return 0.0, 1.0
+    ph = successes / n
+    denom = 1 + z * z / n
+    centre = (ph + z * z / (2 * n)) / denom
+    half = z * math.sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(sorted_xs: Sequence[float], q: float) -> float:
+    """The nearest-rank percentile (``q`` in 0..100) of sorted values."""
+    if not sorted_xs:
+        return 0.0
+    k = max(0, math.ceil(q / 100 * len(sorted_xs)) - 1)
+    return sorted_xs[min(k, len(sorted_xs) - 1)]
+
+
+@dataclass(slots=True)
+class EntryStats:
+    entry: int
+    kind: str
+    units: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    value_sum: float = 0.0
+
+    @property
+    def ranked(self) -> bool:
+        return self.wins + self.draws + self.losses > 0
+
+    @property
+    def rate(self) -> float:
+        """Wins plus half the draws, per unit."""
+        n = self.wins + self.draws + self.losses
+        return (self.wins + self.draws / 2) / n if n else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins + self.draws / 2, self.wins + self.draws + self.losses)
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval()
+        return {"entry": self.entry, "kind": self.kind, "units": self.units, "wins": self.wins,
+                "draws": self.draws, "losses": self.losses, "rate": round(self.rate, 4),
+                "ci95": [round(lo, 4), round(hi, 4)],
+                "value_avg": round(self.value_sum / self.units, 4) if self.units else 0.0}
+
+
+@dataclass(slots=True)
+class Report:
+    game: str
+    options: dict[str, Any]
+    seed: int
+    duplicate: bool
+    unit: str
+    value_name: str
+    kinds: tuple[str, ...]
+    layouts: list[tuple[int, ...]]
+    entries: list[EntryStats]
+    units: list[UnitResult]
+    times: dict[str, list[float]]
+    seconds: float = 0.0
+
+    @property
+    def hands(self) -> int:
+        return sum(u.hands for u in self.units)
+
+    def timing(self, kind: str) -> dict[str, float]:
+        xs = sorted(self.times.get(kind, []))
+        return {"decisions": len(xs), "median_ms": round(percentile(xs, 50) * 1000, 3),
+                "p95_ms": round(percentile(xs, 95) * 1000, 3),
+                "max_ms": round(xs[-1] * 1000, 3) if xs else 0.0}
+
+    def to_dict(self, units: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": self.game, "options": self.options, "seed": self.seed, "duplicate": self.duplicate,
+            "unit": self.unit, "value": self.value_name, "players": list(self.kinds),
+            "layouts": [list(x) for x in self.layouts], "deals": len({u.deal for u in self.units}),
+            "units": len(self.units), "hands": self.hands,
+            "stopped": sum(1 for u in self.units if u.stopped),
+            "entries": [e.to_dict() for e in self.entries],
+            "timing": {k: self.timing(k) for k in sorted(self.times)},
+            "seconds": round(self.seconds, 3),
+        }
+        if units:
+            out["results"] = [
+                {"deal": u.deal, "layout": u.layout, "hands": u.hands, "stopped": u.stopped,
+                 "points": [o.points for o in u.outcomes], "values": [o.value for o in u.outcomes],
+                 "summary": u.summary}
+                for u in self.units]
+        return out
+
+
+def build_report(p: Plan, by_deal: dict[int, list[UnitResult]], seconds: float) -> Report:
+    entries = [EntryStats(e, k) for e, k in enumerate(p.kinds)]
+    units: list[UnitResult] = []
+    times: dict[str, list[float]] = {}
+    for g in sorted(by_deal):
+        for u in by_deal[g]:
+            units.append(u)
+            for e, o in zip(entries, u.outcomes, strict=True):
+                e.units += 1
+                e.value_sum += o.value
+                if o.points == 2:
+                    e.wins += 1
+                elif o.points == 1:
+                    e.draws += 1
+                elif o.points == 0:
+                    e.losses += 1
+            for k in sorted(u.times):
+                times.setdefault(k, []).extend(u.times[k])
+    return Report(p.rules.name, dict(p.rules.options), p.config.seed, p.config.duplicate, p.adapter.unit,
+                  p.adapter.value_name, p.kinds, p.layouts, entries, units, times, seconds)
+
+
+def run(config: Config, progress: Callable[[int], None] | None = None) -> Report:
+    """Play the tournament; ``progress(units)`` is called as units finish."""
+    p = plan(config)
+    started = time.perf_counter()
+    by_deal: dict[int, list[UnitResult]] = {}
+    for g, results in iter_deals(p):
+        by_deal[g] = results
+        if progress is not None:
+            progress(len(results))
+    return build_report(p, by_deal, time.perf_counter() - started)
+
+
+def format_report(r: Report) -> str:
+    """The report as a plain-text table."""
+    opts = ", ".join(f"{k}={v}" for k, v in r.options.items())
+    mode = "duplicate" if r.duplicate else "rotating seats"
+    deals = len({u.deal for u in r.units})
+    lines = [f"{r.game} ({opts}); {r.unit} per unit; seed {r.seed}; {mode}; "
+             f"{deals} deals, {len(r.units)} units, {r.hands} hands in {r.seconds:.1f} s"]
+    stopped = sum(1 for u in r.units if u.stopped)
+    if stopped:
+        lines.append(f"{stopped} unit(s) cut short (hand limit, or a hand that did not end); "
+                     "an abandoned hand is not ranked")
+    if any(e.ranked for e in r.entries):
+        lines.append("")
+        head = (f"{'#':>2}  {'player':<7} {'units':>6} {'wins':>6} {'draws':>6} {'losses':>6} "
+                f"{'win rate':>8}  {'95% interval':<15} {'avg ' + r.value_name:>10}")
+        lines.append(head)
+        for e in r.entries:
+            lo, hi = e.interval()
+            avg = e.value_sum / e.units if e.units else 0.0
+            lines.append(f"{e.entry + 1:>2}  {e.kind:<7} {e.units:>6} {e.wins:>6} {e.draws:>6} {e.losses:>6} "
+                         f"{100 * e.rate:>7.1f}%  {100 * lo:5.1f}% - {100 * hi:5.1f}%  {avg:>+10.3f}")
+        lines.append("(win rate: wins plus half the draws, per unit; Wilson 95% interval)")
+    else:
+        lines.append("")
+        for u in r.units:
+            status = " (stopped: hand limit)" if u.stopped else ""
+            lines.append(f"  deal {u.deal + 1:>4}: {u.hands:>4} hands{status}  {u.summary}")
+    if r.times:
+        lines.append("")
+        lines.append(f"{'player':<7} {'decisions':>9} {'median':>10} {'p95':>10} {'max':>10}")
+        for k in sorted(r.times):
+            t = r.timing(k)
+            lines.append(f"{k:<7} {t['decisions']:>9} {t['median_ms']:>8.2f}ms {t['p95_ms']:>8.2f}ms "
+                         f"{t['max_ms']:>8.2f}ms")
+        lines.append("(decision time: each choice among two or more legal actions, measured in the runner)")
+    return "\n".join(lines)

@@ -1,0 +1,150 @@
+"""Hard's machinery: the fast simulator follows the engine, the solver is exact, samples respect
+what is public."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pcards.ai.durak.hard import HardPlayer
+from p2pcards.ai.durak.sim import OVER, Sim
+from p2pcards.ai.durak.solver import Budget, Solver, active_pair
+from p2pcards.ai.sampling import sample_assignment
+from p2pcards.games import CHANCE, TERMINAL, load
+from p2pcards.games.durak import DurakState, DurakView
+from p2pcards.games.playout import fulfil_from
+from p2pcards.games.rng import Rng
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_the_simulator_follows_the_engine_move_for_move(n):
+    for seed in range(12):
+        rules = load("durak", players=n, first_bout_limit_5=seed % 3 == 0)
+        rng = Rng(seed)
+        deck = list(rules.deck)
+        rng.shuffle(deck)
+        state = rules.new_hand({"dealer": seed % n})
+        assert isinstance(state, DurakState)
+        sim = None
+        while state.to_act != TERMINAL:
+            if state.to_act == CHANCE:
+                fulfil_from(state, deck)
+                continue
+            if state.phase_name == "show":
+                state.apply(state.legal_actions()[0])
+                continue
+            if sim is None or seed % 2:  # start afresh at every move, or run alongside
+                full = state.clone()
+                full.card_at = list(deck)
+                sim = Sim.from_state(full)
+            assert sim.to_act == state.to_act
+            assert sorted(sim.legal()) == sorted(state.legal_actions())
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            sim.apply(action)
+        assert sim is not None and sim.phase == OVER
+        assert state.result is not None
+        assert tuple(sim.out_order) == state.result.out_order
+
+
+def brute(s: Sim, me: int) -> int:
+    if s.phase == OVER:
+        return s.winners_value(me)
+    values = []
+    for a in s.legal():
+        c = s.copy()
+        c.apply(a)
+        values.append(brute(c, me))
+    return max(values) if s.to_act == me else min(values)
+
+
+def endgames(count: int, max_cards: int, players: int = 2):
+    """Positions with an empty talon, two players left and at most ``max_cards`` cards in hand and on
+    the table, from seeded random hands."""
+    rules = load("durak", players=players)
+    found = 0
+    for seed in range(2000):
+        rng = Rng(seed)
+        deck = list(rules.deck)
+        rng.shuffle(deck)
+        state = rules.new_hand({"dealer": seed % players})
+        assert isinstance(state, DurakState)
+        while state.to_act != TERMINAL:
+            if state.to_act == CHANCE:
+                fulfil_from(state, deck)
+                continue
+            if state.phase_name != "show" and not state.talon and state.out.bit_count() == players - 2:
+                sim = Sim.from_state(state)
+                if sum(h.bit_count() for h in sim.hands) + len(sim.att) <= max_cards:
+                    yield seed, sim
+                    found += 1
+                    if found == count:
+                        return
+                    break
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def test_the_solver_agrees_with_plain_minimax_on_small_endgames():
+    checked = 0
+    for seed, sim in endgames(25, 6):
+        for me in (0, 1):
+            assert Solver(sim.trump, me, 10**6).value(sim) == brute(sim, me), f"seed {seed}, seat {me}"
+        checked += 1
+    assert checked == 25
+
+
+def test_the_solver_plays_the_last_two_of_a_bigger_table_exactly():
+    checked = 0
+    for seed, sim in endgames(12, 6, players=3):
+        pair = active_pair(sim)
+        assert pair is not None
+        for me in pair:
+            solver = Solver(sim.trump, me, 10**6, pair)
+            assert solver.value(sim) == brute(sim, me), f"seed {seed}, seat {me}"
+        checked += 1
+    assert checked == 12
+
+
+def test_the_solver_stops_at_its_node_budget():
+    for _, sim in endgames(30, 16):
+        if sum(h.bit_count() for h in sim.hands) >= 12:
+            solver = Solver(sim.trump, 0, 3)
+            with pytest.raises(Budget):
+                solver.value(sim)
+            return
+    pytest.fail("no big endgame found")
+
+
+def test_samples_respect_the_trumps_shown_before_the_first_bout():
+    # seat 1 showed 8H (hearts are trumps): the other five cards it was dealt hold no 6H nor 7H
+    rules = load("durak", players=2)
+    for seed in range(40):
+        deck = list(rules.deck)
+        Rng(seed).shuffle(deck)
+        state = rules.new_hand({"dealer": 0})
+        assert isinstance(state, DurakState)
+        while state.to_act == CHANCE or state.phase_name == "show":
+            if state.to_act == CHANCE:
+                fulfil_from(state, deck)
+            else:
+                state.apply(state.legal_actions()[0])
+        shows = [t for s, t in state.record().actions if s == 1 and t != "show none"]
+        if not shows or shows[0][5] not in "89TJQKA":
+            continue
+        view = state.view(0)
+        assert isinstance(view, DurakView)
+        hard = HardPlayer(rules, 1)
+        groups, forbid = hard._groups(view)
+        shown = rules.parse_card(shows[0][5:])
+        assert forbid[1] and all(forbid[1] >> c & 1 for c in range(shown - shown % 13, shown))
+        rng = Rng(seed)
+        def public(g: int, c: int, shown_by: dict[int, int] = forbid) -> bool:
+            return g < 0 or not (g & 1 and shown_by.get(g >> 1, 0) >> c & 1)
+
+        for _ in range(20):
+            cards = sample_assignment(rng, groups, view.unseen_cards, public)
+            assert cards is not None
+            for g, c in zip(groups, cards, strict=True):
+                if g == 3:  # seat 1, dealt at the start
+                    assert not (c // 13 == shown // 13 and c < shown)
+        return
+    pytest.fail("no suitable deal found")
