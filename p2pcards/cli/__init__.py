@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from p2pcards import __version__
-from p2pcards.cli import bench, harness, play, rules, sim, verify
+from p2pcards.cli import bench, harness, lan, play, rules, sim, verify
 from p2pcards.cli.common import UsageError
 
 
@@ -19,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"p2pcards {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    for module in (play, sim, harness, rules, bench, verify):
+    for module in (play, sim, harness, rules, bench, verify, lan):
         module.register(commands)
     return parser
 
