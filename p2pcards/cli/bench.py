@@ -7,7 +7,12 @@ from importlib import import_module
 
 from p2pcards.cli.common import UsageError, print_json
 
-SUITES = {"engine": "p2pcards.bench.engine", "deal": "p2pcards.bench.deal", "table": "p2pcards.bench.table"}
+SUITES = {
+    "engine": "p2pcards.bench.engine",
+    "deal": "p2pcards.bench.deal",
+    "table": "p2pcards.bench.table",
+    "net": "p2pcards.bench.net",
+}
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
