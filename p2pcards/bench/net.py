@@ -24,17 +24,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 import trio
+
+from p2pcards.net import testbed
 
 __all__ = ["CASES", "format_table", "latency", "run"]
 
@@ -251,61 +251,9 @@ async def _discovery_loopback(rounds: int) -> dict[str, Any]:
 
 
 def namespaces_unavailable() -> str | None:
-    """Why a LAN of namespaces cannot be made here, or None."""
-    if not sys.platform.startswith("linux"):
-        return "network namespaces are Linux only"
-    if os.geteuid() != 0:
-        return "skipped: the namespace measurement needs root"
-    if shutil.which("ip") is None:
-        return "skipped: the namespace measurement needs the `ip` binary (iproute2)"
-    return None
-
-
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=20)
-
-
-@dataclass(frozen=True)
-class _Host:
-    netns: str
-    address: str
-
-    def command(self, *argv: str) -> list[str]:
-        return ["ip", "netns", "exec", self.netns, *argv]
-
-
-@contextlib.contextmanager
-def _lan(count: int) -> Iterator[list[_Host]]:
-    """``count`` hosts on a bridge in a switch namespace (the layout of ``tests/net/netns.py``), with
-    no route out; every namespace is deleted on exit (their veth ends go with them)."""
-    prefix = f"p2pc-bench-{os.getpid()}"
-    switch = f"{prefix}-sw"
-    made: list[str] = []
-    hosts: list[_Host] = []
-    try:
-        _ip("netns", "add", switch)
-        made.append(switch)
-        _ip("-n", switch, "link", "add", "br0", "type", "bridge")
-        _ip("-n", switch, "link", "set", "br0", "type", "bridge", "mcast_snooping", "0")
-        _ip("-n", switch, "link", "set", "br0", "up")
-        for i in range(count):
-            host = _Host(f"{prefix}-{i}", f"{SUBNET}.{i + 1}")
-            _ip("netns", "add", host.netns)
-            made.append(host.netns)
-            hosts.append(host)
-            port = f"port{i}"
-            _ip("link", "add", "name", port, "netns", switch, "type", "veth", "peer", "name", "eth0",
-                "netns", host.netns)  # fmt: skip
-            _ip("-n", switch, "link", "set", port, "master", "br0")
-            _ip("-n", switch, "link", "set", port, "up")
-            _ip("-n", host.netns, "link", "set", "lo", "up")
-            _ip("-n", host.netns, "addr", "add", f"{host.address}/24", "dev", "eth0")
-            _ip("-n", host.netns, "link", "set", "eth0", "up")
-            _ip("-n", host.netns, "route", "add", "224.0.0.0/4", "dev", "eth0")
-        yield hosts
-    finally:
-        for name in reversed(made):
-            subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=20)
+    """Why a LAN of namespaces cannot be made here (as a note in the result), or None."""
+    reason = testbed.unavailable()
+    return None if reason is None else f"skipped: {reason}"
 
 
 class _Agent:
@@ -353,7 +301,7 @@ class _Agent:
 
 
 @contextlib.asynccontextmanager
-async def _agent(host: _Host, *args: str) -> AsyncIterator[_Agent]:
+async def _agent(host: testbed.Host, *args: str) -> AsyncIterator[_Agent]:
     env = {**os.environ, "PYTHONPATH": str(_ROOT), "PYTHONUNBUFFERED": "1"}
     proc = await trio.lowlevel.open_process(
         host.command(sys.executable, "-m", "p2pcards.bench.net", "agent", *args),
@@ -381,7 +329,8 @@ async def _discovery_namespaces(rounds: int) -> dict[str, Any]:
     announce: list[float] = []
     browse_: list[float] = []
     try:
-        with _lan(2) as (host, guest):
+        with contextlib.contextmanager(testbed.lan)(2, "bench", SUBNET) as made:
+            host, guest = made.hosts
             with trio.fail_after(DISCOVERY_TIMEOUT * (2 * rounds + 2)):
                 # announce: the guest browses throughout; the host advertises a new table each round
                 async with _agent(guest, "browse", guest.address) as browser:

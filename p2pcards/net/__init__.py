@@ -5,4 +5,5 @@
 - ``node``: one seat's table on a full mesh of links, its journal and its clock; computer seats.
 - ``discovery``: mDNS advertisement and browsing through zeroconf, bridged into trio.
 - ``lobby``: the host admits or refuses joiners, fills seats with computer players, starts the game.
+- ``testbed``: a LAN of Linux network namespaces with no route out, for tests and benchmarks.
 """
