@@ -1,0 +1,19 @@
+"""Spades' computer players: ``PLAYERS = {"easy": ..., "normal": ..., "hard": ...}``.
+
+Modules: ``easy`` and ``normal`` (rule-based; Normal is also Hard's rollout policy), ``hard``
+(determinized search with an exact endgame), ``common`` (the bitmask simulator and view helpers),
+``adapter`` (the tournament adapters: one deal, or a game to 500).
+"""
+
+from p2pcards.ai.spades.easy import EasyPlayer
+from p2pcards.ai.spades.hard import HardPlayer
+from p2pcards.ai.spades.normal import NormalPlayer
+
+PLAYERS = {"easy": EasyPlayer, "normal": NormalPlayer, "hard": HardPlayer}
+
+__all__ = ["PLAYERS", "EasyPlayer", "HardPlayer", "NormalPlayer"]
+
+from p2pcards.ai.spades.adapter import SpadesAdapter  # noqa: E402
+from p2pcards.ai.tournament import register  # noqa: E402
+
+register(SpadesAdapter())

@@ -1,0 +1,478 @@
+"""Hard: determinized search (perfect-information Monte Carlo) with Normal as the rollout policy.
+
+**What it knows.**  ``Knowledge``: the cards it has not seen, how many each other seat holds, the
+suits each showed it lacks (it did not follow them), the cards each played and every bid.  A deal of
+the hidden cards (``Knowledge.draw``) gives each seat as many cards as it holds and never a suit it
+lacks (dealt suit by suit, the most constrained suits first, each card to a seat with a chance
+proportional to its room; the exact sampler of ``p2pcards.ai.sampling`` when that gets stuck).
+``Knowledge.sample`` redraws deals that fit the bids badly: each seat's original thirteen cards (the
+dealt ones and those it played) are valued by Normal's ``estimate`` and the deal is kept with
+probability ``Π exp(-(estimate - bid)² / 2σ²)``, ``σ = BID_SIGMA`` (a nil bidder's hand by its nil
+risk), at most ``REDRAWS`` draws.
+
+**Card play.**  The legal cards are reduced to one per run of equivalent cards (cards of a suit in
+its hand with no card still out between them take the same tricks).  For each of
+``max(MIN_SAMPLES, ROLLOUTS // candidates)`` deals, every candidate is played and the hand finished
+by Normal in all four seats (every candidate sees the same deals).  The card with the best mean
+``value`` is played: the team's points for the hand minus the opponents' (nil, sets, bag penalties
+included), each side's bags charged ``BAG_COST`` more, and ``WIN_BONUS`` added to a positive margin
+and taken from a negative one (so the plan adapts to both teams' contracts: it takes the trick that
+sets the opponents, ducks the bag that only costs).
+
+**Endgame.**  With ``EXACT_TRICKS`` tricks or fewer to play, each deal is solved exactly by alpha-beta
+over every card of every seat (double dummy) instead of rolled out.  When the hidden cards can lie in
+at most ``ENUM_LIMIT`` ways, every one of them is solved, weighted by its fit to the bids, so the last
+tricks are played exactly; otherwise ``EXACT_SAMPLES`` deals.  The search stops starting new deals
+after ``EXACT_NODES`` positions (once ``EXACT_MIN_DEALS`` are done).
+
+**Bidding.**  ``BID_SAMPLES`` deals of the other hands, fitted to the bids already made.  The seats
+still to bid bid as Normal would with the hand dealt to them, and Normal plays the hand out.  From
+the tricks the team took in each deal the bid with the best mean ``value`` is chosen (the team's
+points recomputed for every bid from 1 to 13).  A nil-shaped hand (estimate at most ``NIL_TRY``, at
+most four spades, no ace of spades, partner not nil) is also played out as nil in the same deals and
+bid nil when that scores better.
+
+Effort is counted in rollouts, deals and search positions, never in time.  Every decision draws its
+randomness from a ``Rng`` keyed by the seed and the view alone, so it depends on nothing else.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from p2pcards.ai.sampling import sample_assignment
+from p2pcards.ai.spades.common import (
+    SPADE_MASK,
+    Sim,
+    count,
+    held_counts,
+    mask_of,
+    played_by,
+    sim_from_view,
+    team_points,
+)
+from p2pcards.ai.spades.normal import BID_SHADE, estimate, nil_ok, normal_bid, normal_card
+from p2pcards.games.base import Action, Rules
+from p2pcards.games.rng import Rng
+from p2pcards.games.spades.state import BID0, SpadesView
+
+ROLLOUTS = 320
+"""Rollouts per card decision, shared among the candidate cards..."""
+MIN_SAMPLES = 20
+"""...but never fewer deals than this."""
+EXACT_TRICKS = 4
+"""Solve each deal exactly (double dummy) when this few tricks are left."""
+EXACT_SAMPLES = 24
+"""Deals solved per decision in the endgame when they cannot all be enumerated..."""
+ENUM_LIMIT = 60
+"""...and every deal is solved when there are at most this many..."""
+EXACT_NODES = 40_000
+"""...unless the search has visited this many positions (then no further deal is started, once at
+least ``EXACT_MIN_DEALS`` are solved): a bound on the effort of the rare wide-open endgames."""
+EXACT_MIN_DEALS = 6
+BID_SAMPLES = 64
+"""Deals rolled out per bid considered (one bid and nil at most)."""
+NIL_TRY = 3.0
+"""Nil is rolled out when Normal's estimate of the hand is at most this."""
+BAG_COST = 2.0
+"""What a bag costs beyond its point, in the margin a rollout is scored by."""
+WIN_BONUS = 50.0
+"""Added to a positive margin (taken from a negative one): how much winning the hand matters beyond
+the points."""
+BID_SIGMA = 1.5
+"""How far a hand's estimate may stray from its bid before a deal is redrawn (see the docstring)."""
+REDRAWS = 6
+"""Deals drawn at most for one sample when fitting the bids."""
+
+
+# --------------------------------------------------------------------------- deals
+
+
+def _fit(hand: int, bid: int | None) -> float:
+    """How well a 13-card hand fits a bid, in (0, 1]."""
+    if bid is None:
+        return 1.0
+    est = estimate(hand)
+    if bid == 0:
+        if nil_ok(hand):
+            return 1.0
+        d = max(0.0, est - 1.5)
+        return max(0.05, math.exp(-d * d / 1.0))
+    d = est - bid
+    return max(0.02, math.exp(-d * d / (2 * BID_SIGMA * BID_SIGMA)))
+
+
+class Knowledge:
+    """What the seat knows of the hidden hands: how many cards each holds, the suits each lacks, the
+    cards each played (to value its original hand against its bid)."""
+
+    __slots__ = ("bids", "by_suit", "counts", "hidden", "played", "suit_order", "unseen", "voids")
+
+    def __init__(self, seat: int, unseen: Sequence[int], counts: Sequence[int], voids: Sequence[int],
+                 played: Sequence[int], bids: Sequence[int | None]) -> None:
+        self.hidden = tuple(s for s in range(4) if s != seat and counts[s] > 0)
+        self.unseen = tuple(unseen)
+        self.counts = tuple(counts)
+        self.voids = tuple(voids)
+        self.played = tuple(played)
+        self.bids = tuple(bids)
+        self.by_suit = tuple(tuple(c for c in self.unseen if c // 13 == suit) for suit in range(4))
+        self.suit_order = tuple(sorted(range(4), key=lambda suit: (
+            sum(1 for s in self.hidden if not self.voids[s] >> suit & 1), suit)))
+
+    def allowed(self, seat: int, c: int) -> bool:
+        return not self.voids[seat] >> (c // 13) & 1
+
+    def draw(self, rng: Rng) -> dict[int, int] | None:
+        """One deal of the unseen cards, as a mask per hidden seat (None if the constraints clash).
+
+        Dealt suit by suit, the suits the fewest seats may hold first, each card to a seat that may
+        hold it with a chance proportional to the room left in its hand (plain dealing when nobody
+        showed a void).  When that gets stuck a few times, the exact sampler of ``p2pcards.ai.sampling``
+        decides."""
+        seats = self.hidden
+        for _ in range(3):
+            room = [self.counts[s] for s in seats]
+            masks = [0] * len(seats)
+            for suit in self.suit_order:
+                ok = [k for k, s in enumerate(seats) if not self.voids[s] >> suit & 1]
+                for c in self.by_suit[suit]:
+                    total = 0
+                    for k in ok:
+                        total += room[k]
+                    if not total:
+                        break
+                    r = rng.below(total)
+                    for k in ok:
+                        r -= room[k]
+                        if r < 0:
+                            room[k] -= 1
+                            masks[k] |= 1 << c
+                            break
+                else:
+                    continue
+                break
+            else:
+                return dict(zip(seats, masks, strict=True))
+        groups = [s for s in seats for _ in range(self.counts[s])]
+        cards = sample_assignment(rng, groups, self.unseen, self.allowed)
+        if cards is None:
+            return None
+        out = dict.fromkeys(seats, 0)
+        for s, c in zip(groups, cards, strict=True):
+            out[s] |= 1 << c
+        return out
+
+    def weight(self, deal: dict[int, int]) -> float:
+        """How well a deal fits the bids (the product of ``_fit`` over the hidden seats)."""
+        w = 1.0
+        for s, m in deal.items():
+            w *= _fit(m | self.played[s], self.bids[s])
+        return w
+
+    def sample(self, rng: Rng) -> dict[int, int] | None:
+        """A deal fitted to the bids (redrawn up to ``REDRAWS`` times)."""
+        for _ in range(REDRAWS - 1):
+            deal = self.draw(rng)
+            if deal is None:
+                return None
+            if rng.below(1 << 30) < self.weight(deal) * (1 << 30):
+                return deal
+        return self.draw(rng)
+
+    def enumerate(self, limit: int) -> list[dict[int, int]] | None:
+        """Every deal of the unseen cards, or None when there are more than ``limit``."""
+        seats = self.hidden
+        cards = self.unseen
+        need = [self.counts[s] for s in seats]
+        out: list[dict[int, int]] = []
+        masks = [0] * len(seats)
+
+        def rec(i: int) -> bool:
+            if i == len(cards):
+                out.append(dict(zip(seats, masks, strict=True)))
+                return len(out) <= limit
+            c = cards[i]
+            for k, s in enumerate(seats):
+                if need[k] and self.allowed(s, c):
+                    need[k] -= 1
+                    masks[k] |= 1 << c
+                    ok = rec(i + 1)
+                    masks[k] &= ~(1 << c)
+                    need[k] += 1
+                    if not ok:
+                        return False
+            return True
+
+        if not rec(0):
+            return None
+        return out
+
+
+# --------------------------------------------------------------------------- search
+
+
+def distinct(legal: int, others: int) -> list[int]:
+    """One card per run of equivalent legal cards: cards of a suit with no card of ``others`` (the
+    cards still out elsewhere) between them win and lose the same tricks.  The lowest of each run."""
+    out: list[int] = []
+    prev = -1
+    m = legal
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        if prev >= 0 and prev // 13 == c // 13 and not others & ((1 << c) - (2 << prev)):
+            prev = c
+            continue
+        out.append(c)
+        prev = c
+    return out
+
+
+def value(ours: int, our_bags: int, theirs: int, their_bags: int) -> float:
+    """How good a hand's result is for a team: the margin, bags charged ``BAG_COST`` more, and
+    ``WIN_BONUS`` for a positive margin (``-WIN_BONUS`` for a negative one)."""
+    m = ours - theirs
+    v = m - BAG_COST * (our_bags - their_bags)
+    if m > 0:
+        return v + WIN_BONUS
+    if m < 0:
+        return v - WIN_BONUS
+    return v
+
+
+def margin(s: Sim, team: int, failed_nil: str) -> float:
+    """The ``value`` of a finished hand for ``team``."""
+    a, bags_a = team_points(s.bids, s.tricks, team, s.bags[team], failed_nil)
+    b, bags_b = team_points(s.bids, s.tricks, 1 - team, s.bags[1 - team], failed_nil)
+    return value(a, bags_a, b, bags_b)
+
+
+def rollout(s: Sim, failed_nil: str) -> None:
+    """Finish the hand with Normal in every seat."""
+    while s.out:
+        s.play(normal_card(s, failed_nil))
+
+
+def solve(s: Sim, team: int, failed_nil: str, alpha: float, beta: float, nodes: list[int] | None = None
+          ) -> float:
+    """The exact ``value`` of a full-information hand for ``team``, every seat playing its best
+    (alpha-beta; ``nodes[0]`` counts the positions visited)."""
+    if nodes is not None:
+        nodes[0] += 1
+    if not s.out:
+        return margin(s, team, failed_nil)
+    seat = s.to_act
+    legal = s.legal()
+    moves = distinct(legal, s.out & ~s.hands[seat])
+    if (seat & 1) == team:
+        value = -math.inf
+        for c in reversed(moves):
+            child = s.clone()
+            child.play(c)
+            v = solve(child, team, failed_nil, alpha, beta, nodes)
+            if v > value:
+                value = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return value
+    value = math.inf
+    for c in moves:
+        child = s.clone()
+        child.play(c)
+        v = solve(child, team, failed_nil, alpha, beta, nodes)
+        if v < value:
+            value = v
+            if v < beta:
+                beta = v
+                if alpha >= beta:
+                    break
+    return value
+
+
+def _with_deal(base: Sim, deal: dict[int, int]) -> Sim:
+    s = base.clone()
+    for seat, m in deal.items():
+        s.hands[seat] = m
+    return s
+
+
+# --------------------------------------------------------------------------- the player
+
+
+class HardPlayer:
+    level = "hard"
+
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.failed_nil = str(dict(rules.options).get("failed_nil_tricks", "count"))
+
+    def _rng(self, view: SpadesView) -> Rng:
+        """The decision's randomness: a function of the seed and of the view only."""
+        key = (f"spades/hard/{self.seed}/{view.seat}/{view.dealer}/{view.hand}/{view.played}/"
+               f"{view.bids}/{view.scores}/{view.bags}")
+        return Rng(key)
+
+    def choose(self, view: SpadesView) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if legal[0] >= BID0:
+            return BID0 + self.bid(view)
+        return self.play(view)
+
+    # ------------------------------------------------------------------ play
+
+    def knowledge(self, view: SpadesView, sim: Sim) -> Knowledge:
+        by = played_by(view)
+        return Knowledge(view.seat, view.unseen_cards, held_counts(view), sim.voids,
+                         [mask_of(cs) for cs in by], view.bids)
+
+    def play(self, view: SpadesView) -> int:
+        base = sim_from_view(view)
+        me = view.seat
+        team = me & 1
+        legal = mask_of(view.legal_actions)
+        cands = distinct(legal, base.out & ~base.hands[me])
+        if len(cands) == 1:
+            return cands[0]
+        rng = self._rng(view)
+        know = self.knowledge(view, base)
+        totals = [0.0] * len(cands)
+        fn = self.failed_nil
+        if base.tricks_left() <= EXACT_TRICKS:
+            deals = know.enumerate(ENUM_LIMIT)
+            if deals is None:
+                deals = [d for d in (know.draw(rng) for _ in range(EXACT_SAMPLES)) if d is not None]
+            else:
+                rng.shuffle(deals)  # a node budget may stop early: no deal order may be favoured
+            nodes = [0]
+            for k, deal in enumerate(deals):
+                if k >= EXACT_MIN_DEALS and nodes[0] >= EXACT_NODES:
+                    break
+                w = know.weight(deal)
+                s0 = _with_deal(base, deal)
+                for i, c in enumerate(cands):
+                    s = s0.clone()
+                    s.play(c)
+                    totals[i] += w * solve(s, team, fn, -math.inf, math.inf, nodes)
+        else:
+            n = max(MIN_SAMPLES, ROLLOUTS // len(cands))
+            for _ in range(n):
+                sampled = know.sample(rng)
+                if sampled is None:
+                    break
+                s0 = _with_deal(base, sampled)
+                for i, c in enumerate(cands):
+                    s = s0.clone()
+                    s.play(c)
+                    rollout(s, fn)
+                    totals[i] += margin(s, team, fn)
+        best = 0
+        for i in range(1, len(cands)):
+            if totals[i] > totals[best]:
+                best = i
+        return cands[best]
+
+    # ------------------------------------------------------------------ bidding
+
+    def bid(self, view: SpadesView) -> int:
+        me = view.seat
+        h = mask_of(view.hand)
+        bids = view.bids
+        partner = (me + 2) % 4
+        est = estimate(h)
+        nb = normal_bid(h, bids, me)
+        plain = nb if nb > 0 else max(1, int(est - BID_SHADE + 0.5))
+        try_nil = (bids[partner] != 0 and est <= NIL_TRY and count(h & SPADE_MASK) <= 4
+                   and not h >> 51 & 1)
+        rng = self._rng(view)
+        know = Knowledge(me, view.unseen_cards, [13] * 4, [0] * 4, [0] * 4, bids)
+        order = [(view.dealer + 1 + i) % 4 for i in range(4)]
+        fn = self.failed_nil
+        team = me & 1
+        plain_runs: list[tuple[int, int, int, int, int]] = []
+        # per deal: partner's bid, the tricks counted, partner's nil points, their points and bags
+        nil_total = 0.0
+        nil_runs = 0
+        for _ in range(BID_SAMPLES):
+            deal = know.sample(rng)
+            if deal is None:
+                break
+            hands = [0, 0, 0, 0]
+            for s, m in deal.items():
+                hands[s] = m
+            hands[me] = h
+            for variant in ((plain, 0) if try_nil else (plain,)):
+                made: list[int | None] = list(bids)
+                for s in order:
+                    if s == me:
+                        made[s] = variant
+                    elif made[s] is None:
+                        made[s] = normal_bid(hands[s], tuple(made), s)
+                sim = _fresh(hands, [int(b) for b in made if b is not None], order[0], view.bags)
+                rollout(sim, fn)
+                if variant == 0:
+                    nil_total += margin(sim, team, fn)
+                    nil_runs += 1
+                    continue
+                their, their_bags = team_points(sim.bids, sim.tricks, 1 - team, view.bags[1 - team], fn)
+                pb = sim.bids[partner]
+                nil_pts = 0
+                counted = sim.tricks[me]
+                if pb == 0:
+                    nil_pts = 100 if sim.tricks[partner] == 0 else -100
+                    if fn == "count":
+                        counted += sim.tricks[partner]
+                else:
+                    counted += sim.tricks[partner]
+                plain_runs.append((pb, counted, nil_pts, their, their_bags))
+        if not plain_runs:
+            return plain
+        bags_before = view.bags[team]
+        best_bid, best_value = plain, -math.inf
+        for b in range(1, 14):
+            total = 0.0
+            for pb, counted, nil_pts, their, their_bags in plain_runs:
+                pts, bags = _contract_points(b + pb, counted, bags_before)
+                total += value(pts + nil_pts, bags, their, their_bags)
+            if total > best_value:
+                best_bid, best_value = b, total
+        if nil_runs and nil_total / nil_runs > best_value / len(plain_runs):
+            return 0
+        return best_bid
+
+
+def _contract_points(contract: int, counted: int, bags_before: int) -> tuple[int, int]:
+    """A team's contract points (S10, S11, S13) and the bags it took."""
+    if counted < contract:
+        return -10 * contract, 0
+    bags = counted - contract
+    points = 10 * contract + bags
+    total = bags_before + bags
+    while total >= 10:
+        total -= 10
+        points -= 100
+    return points, bags
+
+
+def _fresh(hands: list[int], bids: list[int], leader: int, bags: tuple[int, int]) -> Sim:
+    s = Sim.__new__(Sim)
+    s.hands = hands[:]
+    s.out = hands[0] | hands[1] | hands[2] | hands[3]
+    s.trick = []
+    s.led = s.best = 0
+    s.best_seat = -1
+    s.to_act = leader
+    s.tricks = [0, 0, 0, 0]
+    s.voids = [0, 0, 0, 0]
+    s.bids = tuple(bids)
+    s.broken = False
+    s.bags = bags
+    return s
+
