@@ -763,3 +763,10 @@ def test_view_records_voids():
     assert view.voids == ((0,), (), (0,), (0,))
     assert view.last_trick[0] == (1, 0) and view.tricks_won == (0, 0, 0, 1)
     assert view.spades_broken
+
+
+def test_s13_the_standings_say_one_bag_and_two_bags():
+    match = SpadesMatch(Rules(), 0, dealer=0, scores=(10, 20), bags=(1, 2), hands_played=1,
+                        winner=None, results=())
+    text = match.summary()
+    assert "10 points, 1 bag;" in text and "20 points, 2 bags." in text

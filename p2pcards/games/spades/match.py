@@ -65,7 +65,8 @@ class SpadesMatch(Match):
 
     def summary(self) -> str:
         teams = "; ".join(
-            f"team {t} (seats {TEAMS[t][0]} and {TEAMS[t][1]}): {self.scores[t]} points, {self.bags[t]} bags"
+            f"team {t} (seats {TEAMS[t][0]} and {TEAMS[t][1]}): {self.scores[t]} points, "
+            f"{self.bags[t]} bag{'' if self.bags[t] == 1 else 's'}"
             for t in (0, 1))
         n = self.hands_played
         head = f"after {n} hand{'s' if n != 1 else ''}: " if n else ""
