@@ -105,57 +105,13 @@ def solve(hands: list[list[Card]], turn: int, trick: list[tuple[int, Card]], tri
                 out.append(c)
         return out
 
-    def node(p: int, led: int, best: int, who: int, played: int) -> tuple[float, ...]:
+    def play(p: int, c: Card, led: int, best: int, who: int, played: int) -> tuple[float, ...]:
+        """The value of seat ``p`` playing ``c`` to a trick led in ``led`` (-1: ``c`` leads), whose
+        highest card so far has power ``best`` and belongs to ``who``."""
         h = hands[p]
-        opts = options(h, led)
-        res: tuple[float, ...] | None = None
-        for c in opts:
-            lead_suit = led if led >= 0 else c // 13
-            cp = pw[lead_suit][c]
-            if cp > best:
-                nb, nw = cp, p
-            else:
-                nb, nw = best, who
-            i = h.index(c)
-            h.pop(i)
-            if played + 1 == m:
-                tricks[nw] += 1
-                if tricks[nw] == 2:
-                    vec = win_vec[nw]
-                elif sum(tricks) == 3:
-                    vec = azi_vec(tricks)
-                else:
-                    vec = node(nw, -1, -1, -1, 0)
-                tricks[nw] -= 1
-            else:
-                vec = node((p + 1) % m, lead_suit, nb, nw, played + 1)
-            h.insert(i, c)
-            if res is None or vec[p] > res[p] or (vec[p] == res[p] and vec[root] < res[root]):
-                res = vec
-                if vec[p] >= 1.0 and p != root:
-                    break
-                if vec[p] >= 1.0 and p == root:
-                    break
-        assert res is not None
-        return res
-
-    # the root: every option of ``turn`` separately
-    h = hands[turn]
-    if trick:
-        led = trick[0][1] // 13
-        best, who = -1, -1
-        for i, c in trick:
-            cp = pw[led][c]
-            if cp > best:
-                best, who = cp, i
-    else:
-        led, best, who = -1, -1, -1
-    played = len(trick)
-    out: list[tuple[float, ...]] = []
-    for c in root_cards(h, led, trump):
         lead_suit = led if led >= 0 else c // 13
         cp = pw[lead_suit][c]
-        nb, nw = (cp, turn) if cp > best else (best, who)
+        nb, nw = (cp, p) if cp > best else (best, who)
         i = h.index(c)
         h.pop(i)
         if played + 1 == m:
@@ -168,9 +124,33 @@ def solve(hands: list[list[Card]], turn: int, trick: list[tuple[int, Card]], tri
                 vec = node(nw, -1, -1, -1, 0)
             tricks[nw] -= 1
         else:
-            vec = node((turn + 1) % m, lead_suit, nb, nw, played + 1)
+            vec = node((p + 1) % m, lead_suit, nb, nw, played + 1)
         h.insert(i, c)
-        out.append(vec)
+        return vec
+
+    def node(p: int, led: int, best: int, who: int, played: int) -> tuple[float, ...]:
+        res: tuple[float, ...] | None = None
+        for c in options(hands[p], led):
+            vec = play(p, c, led, best, who, played)
+            if res is None or vec[p] > res[p] or (vec[p] == res[p] and vec[root] < res[root]):
+                res = vec
+                if vec[p] >= 1.0:
+                    break
+        assert res is not None
+        return res
+
+    # the root: every option of ``turn`` separately
+    if trick:
+        led = trick[0][1] // 13
+        best, who = -1, -1
+        for i, c in trick:
+            cp = pw[led][c]
+            if cp > best:
+                best, who = cp, i
+    else:
+        led, best, who = -1, -1, -1
+    played = len(trick)
+    out = [play(turn, c, led, best, who, played) for c in root_cards(hands[turn], led, trump)]
     return out
 
 
