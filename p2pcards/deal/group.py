@@ -21,6 +21,7 @@ from coincurve import PublicKey
 from p2pcards.deal.errors import EncodingError, UsageError
 
 __all__ = [
+    "LAMBDA",
     "POINT_SIZE",
     "SCALAR_SIZE",
     "G",
@@ -36,10 +37,13 @@ __all__ = [
     "point_sum",
     "random_below",
     "random_scalar",
+    "split_short",
 ]
 
 #: The order of secp256k1's group (and of G).
 Q: Final = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
+#: The cube root of unity mod q of secp256k1's endomorphism: ``LAMBDA·(x, y) = (β·x, y)``.
+LAMBDA: Final = 0x5363AD4CC05C30E0A5261C028812645A122E22EA20816678DF02967C1B23BD72
 POINT_SIZE: Final = 33
 SCALAR_SIZE: Final = 32
 
@@ -169,6 +173,20 @@ def msm(scalars: Sequence[int], points: Sequence[Point], base: int = 0, plus: Se
         return Point(PublicKey.combine_keys(keys))
     except ValueError:  # the sum is the point at infinity
         return IDENTITY
+
+
+def split_short(a: int, b: int) -> int:
+    """``a + λ·b mod q`` for ``a, b < 2^64``: a scalar that libsecp256k1 multiplies at the cost of a
+    64-bit one.
+
+    libsecp256k1 splits every scalar ``k`` as ``k1 + λ·k2`` with halves of about 128 bits, so a plain
+    128-bit scalar costs nearly as much as a full one; a scalar built from 64-bit halves splits back into
+    them and costs about half.  Distinct pairs give distinct scalars (a non-zero ``(a, b)`` with
+    ``a + λ·b ≡ 0`` has a half of at least 2^126), so these scalars form a set of 2^128 elements.
+    """
+    if not (0 <= a < 1 << 64 and 0 <= b < 1 << 64):
+        raise UsageError("split_short takes two 64-bit halves")
+    return (a + LAMBDA * b) % Q
 
 
 def encode_scalar(k: int) -> bytes:

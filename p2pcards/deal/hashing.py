@@ -12,7 +12,7 @@ from functools import cache
 from typing import Final
 
 from p2pcards.deal.errors import EncodingError, UsageError
-from p2pcards.deal.group import Point, Q, RandomSource, draw_bytes, encode_scalar
+from p2pcards.deal.group import Point, Q, RandomSource, draw_bytes, encode_scalar, split_short
 
 __all__ = [
     "TAG_PREFIX",
@@ -66,13 +66,17 @@ def hash_to_scalar(tag: str, *parts: bytes) -> int:
 
 
 def hash_to_weights(count: int, tag: str, *parts: bytes) -> list[int]:
-    """``count`` 128-bit integers: SHAKE-256 of ``frame(tag, parts)`` cut into 16-byte big-endian pieces.
+    """``count`` weights of a batched check (see shuffle.py), each from 16 bytes of SHAKE-256 of
+    ``frame(tag, parts)``: the piece's two 8-byte big-endian halves ``a, b`` give ``a + λ·b mod q``.
 
-    The weights of a batched check (see shuffle.py): short, because multiplying by a 128-bit scalar is
-    cheaper than by a full one, and long enough that a false batch passes with probability 2^-128.
+    2^128 possible values, so a false batch passes with probability 2^-128; and built from 64-bit halves
+    (``split_short``), so a multiplication by a weight costs about half a full one.
     """
     out = hashlib.shake_256(frame(tag, *parts)).digest(16 * count)
-    return [int.from_bytes(out[i : i + 16], "big") for i in range(0, len(out), 16)]
+    return [
+        split_short(int.from_bytes(out[i : i + 8], "big"), int.from_bytes(out[i + 8 : i + 16], "big"))
+        for i in range(0, len(out), 16)
+    ]
 
 
 def hedged_nonce(secret: int, source: RandomSource, *binding: bytes) -> int:

@@ -349,6 +349,7 @@ class _Equation:
     name: str
     terms: list[Term]
     base: int  # the coefficient of G
+    tied: bool = False  # batch weight: β times the previous equation's (t_4B after t_4A; see _check)
 
     def holds(self) -> bool:
         return msm([k for k, _ in self.terms], [p for _, p in self.terms], base=self.base).is_identity
@@ -359,6 +360,7 @@ class _System:
     seat: int | None
     binding: bytes  # ch and every response: what the batch weights hash
     equations: list[_Equation]
+    decks: tuple[Deck, Deck]  # input and output
 
 
 def _system(ctx: Context, joint: Point, deck_in: Deck, step: Shuffle) -> _System:
@@ -400,6 +402,7 @@ def _system(ctx: Context, joint: Point, deck_in: Deck, step: Shuffle) -> _System
             [(1, p.t4b), (p.s4, joint), *((k, ct.B) for k, ct in zip(ch_u, deck_in, strict=True)),
              *((k, ct.B) for k, ct in zip(minus_sp, deck_out, strict=True))],
             0,
+            tied=True,
         ),
     ]  # fmt: skip
     # t̂_i == −ch·ĉ_i + ŝ_i·G + s'_i·ĉ_{i−1}  (ĉ_0 = h_0)
@@ -409,19 +412,21 @@ def _system(ctx: Context, joint: Point, deck_in: Deck, step: Shuffle) -> _System
         for i in range(n)
     ]
     binding = b"".join(encode_scalar(x) for x in (ch, p.s1, p.s2, p.s3, p.s4, *p.s_hat, *sp))
-    return _System(ctx.seat, binding, eqs)
+    return _System(ctx.seat, binding, eqs, (deck_in, deck_out))
 
 
 def _check(joint: Point, items: Sequence[tuple[Context, Deck, Shuffle]]) -> None:
     """Verify every shuffle of ``items`` with one batched check (see above); name the culprit if it fails."""
     systems = [_system(ctx, joint, deck_in, step) for ctx, deck_in, step in items]
-    count = sum(len(s.equations) for s in systems)
-    weights = iter(hash_to_weights(count, "shuffle/batch", *(s.binding for s in systems)))
+    free = sum(1 for s in systems for eq in s.equations if not eq.tied)
+    weights = iter(hash_to_weights(free + 1, "shuffle/batch", *(s.binding for s in systems)))
+    beta = next(weights)
     merged: dict[bytes, list[Any]] = {}  # encoding → [coefficient, point]; insertion order is deterministic
     base = 0
     for system in systems:
+        w = 0
         for eq in system.equations:
-            w = next(weights)
+            w = beta * w % Q if eq.tied else next(weights)
             base += w * eq.base
             for k, point in eq.terms:
                 enc = point.encode()
@@ -433,13 +438,36 @@ def _check(joint: Point, items: Sequence[tuple[Context, Deck, Shuffle]]) -> None
     g = merged.pop(_G_ENCODING, None)
     if g is not None:
         base += g[0]
-    if msm([e[0] for e in merged.values()], [e[1] for e in merged.values()], base=base).is_identity:
+    paired = _pair_deck_points(merged, beta, [deck for s in systems for deck in s.decks])
+    terms = [*merged.values(), *paired]
+    if msm([e[0] for e in terms], [e[1] for e in terms], base=base).is_identity:
         return
     for system in systems:
         for eq in system.equations:
             if not eq.holds():
                 raise ProofError(f"shuffle proof: equation {eq.name} fails", seat=system.seat)
     raise ProofError("shuffle proofs: the batched check fails")  # pragma: no cover - unreachable
+
+
+def _pair_deck_points(merged: dict[bytes, list[Any]], beta: int, decks: Sequence[Deck]) -> list[list[Any]]:
+    """Take each deck position's ``A`` and ``B`` out of ``merged`` as one term ``κ·(A + β·B)``.
+
+    Every t_4B weight is β times its t_4A weight, so wherever a ciphertext occurs (input of one step,
+    output of another) the coefficient of its ``B`` is β times that of its ``A``.  ``A + β·B`` costs a
+    multiplication by a short β (about half a full one) instead of a second full one.  The pairing only
+    regroups the same sum: a position whose coefficients are not in that ratio (a point a cheater
+    reused elsewhere in a proof) stays as two terms.
+    """
+    paired: list[list[Any]] = []
+    for deck in decks:
+        for ct in deck:
+            a_enc, b_enc = ct.A.encode(), ct.B.encode()
+            ea, eb = merged.get(a_enc), merged.get(b_enc)
+            if ea is None or eb is None or a_enc == b_enc or eb[0] % Q != beta * ea[0] % Q:
+                continue
+            del merged[a_enc], merged[b_enc]
+            paired.append([ea[0], msm((beta,), (ct.B,), plus=(ct.A,))])
+    return paired
 
 
 def verify_shuffle(ctx: Context, joint: Point, deck_in: Deck, step: Shuffle) -> Deck:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from p2pcards.deal import Context, EncodingError, UsageError
 from p2pcards.deal.group import (
+    LAMBDA,
     G,
     Point,
     Q,
@@ -20,6 +21,7 @@ from p2pcards.deal.group import (
     point_sum,
     random_below,
     random_scalar,
+    split_short,
 )
 from p2pcards.deal.hashing import (
     digest,
@@ -185,3 +187,24 @@ def test_context_encoding_is_canonical_and_checked() -> None:
     ):
         with pytest.raises(UsageError):
             Context(**bad)  # type: ignore[arg-type]
+
+
+def test_lambda_is_the_endomorphism_of_secp256k1() -> None:
+    """λ·(x, y) = (β·x, y): the constant is the cube root of unity libsecp256k1 splits scalars with."""
+    p = 2**256 - 2**32 - 977
+    beta = 0x7AE96A2B657C07106E64479EAC3434E99CF0497512F58995C1396C28719501EE
+    assert pow(LAMBDA, 3, Q) == 1 and LAMBDA % Q != 1
+    for point in (G, base_mul(12345)):
+        x = int.from_bytes(point.encode()[1:], "big")
+        image = (point * LAMBDA).encode()
+        assert image[0] == point.encode()[0] and int.from_bytes(image[1:], "big") == beta * x % p
+
+
+def test_short_scalars_are_distinct_and_checked() -> None:
+    seen = {split_short(a, b) for a in (0, 1, 2**63, 2**64 - 1) for b in (0, 1, 2**63, 2**64 - 1)}
+    assert len(seen) == 16
+    assert split_short(5, 0) == 5 and split_short(0, 1) == LAMBDA
+    assert split_short(3, 7) * G == 3 * G + 7 * (LAMBDA * G)
+    for bad in ((-1, 0), (0, 2**64)):
+        with pytest.raises(UsageError):
+            split_short(*bad)

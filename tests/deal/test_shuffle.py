@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -332,3 +333,29 @@ def test_a_bad_step_anywhere_in_a_chain_is_named(alter: str, seat: int) -> None:
     assert verify_shuffle_chain(table.joint, table.initial, steps, own_seat=seat) == deck
     with pytest.raises(ProofError):
         verify_shuffle_chain(table.joint, table.initial, steps, own_seat=(seat + 1) % 3)
+
+
+def test_pairing_deck_points_regroups_the_same_sum(five: Table) -> None:
+    """The batch computes κ·(A + β·B) for a position whose coefficients are in the ratio β, and leaves
+    any other position as two terms: the sum is the same either way."""
+    from p2pcards.deal.shuffle import _pair_deck_points
+
+    beta = 0xBEEF + 2**64 * 3
+    deck = shuffle(ctx(), five.joint, five.initial, seeded_source(b"pairs")).deck
+    merged: dict[bytes, list[Any]] = {}
+    for i, ct in enumerate(deck):
+        kappa = 1000 + i
+        ratio = beta if i != 2 else beta + 1  # position 2 is not in the ratio: it must stay as it is
+        merged[ct.A.encode()] = [kappa, ct.A]
+        merged[ct.B.encode()] = [kappa * ratio, ct.B]
+    stray = base_mul(77)
+    merged[stray.encode()] = [5, stray]
+
+    def total(entries: list[list[Any]]) -> Point:
+        return point_sum([k * p for k, p in entries])
+
+    before = total(list(merged.values()))
+    paired = _pair_deck_points(merged, beta, [deck, deck])  # a deck met twice is paired once
+    assert len(paired) == len(deck) - 1
+    assert set(merged) == {deck[2].A.encode(), deck[2].B.encode(), stray.encode()}
+    assert total([*merged.values(), *paired]) == before
