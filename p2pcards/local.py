@@ -17,6 +17,10 @@ The room is pure Python and does no I/O of its own: time comes from the caller (
 loses nothing, so a room that is never ticked simply never times a seat out), and a journal is an
 ``Effects`` (``p2pcards.store``) that the caller opens for the game id, so ``p2pcards verify`` can
 check the human's seat afterwards.
+
+With every seat a computer (``human=None``) and the seeded dealer, a room is what ``p2pcards sim``
+plays each unit of a tournament on (``p2pcards.ai.tournament``): ``computers`` seats its own players,
+and its listener calls ``halt()`` where the tournament's unit ends, which may be short of the match's.
 """
 
 from __future__ import annotations
@@ -122,13 +126,15 @@ class _Computer:
 
 class LocalRoom:
     """N replicas of one game in one process: the human's seat (``human``, or None when every seat is
-    a computer) and computer seats of ``level`` (``levels`` may set a seat's level on its own).
+    a computer) and computer seats of ``level`` (``levels`` may set a seat's level on its own, and
+    ``computers`` may seat a ready-made player, e.g. one whose decisions its owner times).
 
     ``viewpoint`` is the seat whose replica the events describe (the human's by default).  ``seed``
-    makes a room reproducible (identity keys, the dealers' secrets and the computer players all derive
-    from it); without one, keys and secrets are fresh from the operating system.  ``journal``, if
-    given, is called with the game id and returns where the viewing seat's outputs are kept (a
-    ``p2pcards.store.GameStore`` to keep the game on disk); the other seats keep theirs in memory.
+    makes a room reproducible (identity keys, the dealers' secrets, the seeded dealer's decks and the
+    computer players it makes all derive from it); without one, keys and secrets are fresh from the
+    operating system.  ``journal``, if given, is called with the game id and returns where the viewing
+    seat's outputs are kept (a ``p2pcards.store.GameStore`` to keep the game on disk); the other seats
+    keep theirs in memory.
     """
 
     def __init__(
@@ -140,6 +146,7 @@ class LocalRoom:
         human: int | None = 0,
         level: str = "normal",
         levels: Mapping[int, str] | None = None,
+        computers: Mapping[int, Player] | None = None,
         viewpoint: int | None = None,
         dealer: str = "mental",
         seed: int | None = None,
@@ -147,6 +154,8 @@ class LocalRoom:
         journal: Callable[[bytes], Effects] | None = None,
     ) -> None:
         opts = dict(options or {})
+        seat_levels = dict(levels or {})
+        ready_made = dict(computers or {})
         if players is not None:
             opts["players"] = players
         rules = games.load(game, **opts)
@@ -159,9 +168,11 @@ class LocalRoom:
             viewpoint = 0 if human is None else human
         if not 0 <= viewpoint < n:
             raise OptionError(f"there is no seat {viewpoint} at a table of {n}")
-        for seat in levels or {}:
+        for seat in (*seat_levels, *ready_made):
             if not 0 <= seat < n or seat == human:
                 raise OptionError(f"seat {seat} is not a computer seat of this table")
+            if seat in seat_levels and seat in ready_made:
+                raise OptionError(f"seat {seat} is given both a level and a player")
         self.seed = seed
         self.human = human
         self.viewpoint = viewpoint
@@ -187,9 +198,10 @@ class LocalRoom:
         self._computers: dict[int, _Computer] = {}
         self._notices: list[Notice] = []
         for seat in range(n):
-            if seat != human:
-                chosen = (levels or {}).get(seat, level)
-                self._computers[seat] = self._make_player(seat, chosen)
+            if seat in ready_made:
+                self._computers[seat] = _Computer(ready_made[seat], ready_made[seat].level)
+            elif seat != human:
+                self._computers[seat] = self._make_player(seat, seat_levels.get(seat, level))
         self.stores: list[Effects] = [MemoryStore() for _ in range(n)]
         if journal is not None:  # last: nothing after it may fail and leave the journal open
             self.stores[viewpoint] = journal(self.genesis.game_id)
@@ -201,6 +213,7 @@ class LocalRoom:
         """Called with each event as it happens (they are also kept for ``take_events``)."""
         self._hand = 0
         self._started = False
+        self._halted = False
         self.delivered = 0
         """Frames delivered so far (a measure of the work done)."""
 
@@ -305,12 +318,14 @@ class LocalRoom:
 
     def run_until_human(self, on_event: EventHook | None = None) -> out.YourTurn | None:
         """Deliver frames and let the computer seats move until the human must act (its ``YourTurn``)
-        or nothing is left to do (None: the match is over, stopped by a fault, or every seat is a
-        computer and the match ended).  ``on_event``, if given, replaces ``listener``."""
+        or nothing is left to do (None: the match is over, stopped by a fault, every seat is a
+        computer and the match ended, or the room was halted).  ``on_event``, if given, replaces
+        ``listener``."""
         if on_event is not None:
             self.listener = on_event
-        self.start()
-        while True:
+        if not self._halted:
+            self.start()
+        while not self._halted:
             if self._frames:
                 to, sender, payload = self._frames.popleft()
                 self.delivered += 1
@@ -322,9 +337,20 @@ class LocalRoom:
                 return self._turn
             else:
                 return None
+        return None
+
+    def halt(self) -> None:
+        """Stop running for good: ``run`` and ``run_until_human`` return (None) before their next step,
+        so a listener may call it to end play where the caller's unit ends, short of the match's end.
+        Frames in flight stay undelivered, so the replicas may stand at different steps."""
+        self._halted = True
+
+    @property
+    def halted(self) -> bool:
+        return self._halted
 
     def run(self, on_event: EventHook | None = None) -> None:
-        """Run to the end of the match (every seat a computer: ``human=None``)."""
+        """Run to the end of the match, or until halted (every seat a computer: ``human=None``)."""
         if self.human is not None:
             raise RuntimeError("a room with a human seat runs with run_until_human()")
         self.run_until_human(on_event)

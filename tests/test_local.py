@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from p2pcards import local
+from p2pcards import games, local
+from p2pcards.ai.base import RandomPlayer
 from p2pcards.games import ActionError, OptionError, View
 from p2pcards.local import HandEnded, LocalRoom, Moved, Notice, Progress
 from p2pcards.store import MemoryStore
@@ -156,6 +157,40 @@ def test_a_computer_player_that_breaks_is_replaced_and_the_game_goes_on(
     assert room.level_of(0) == "random"
 
 
+class _Recording:
+    """Random play that keeps every view it was given."""
+
+    level = "recording"
+
+    def __init__(self, seed: int) -> None:
+        self.inner = RandomPlayer(games.load("durak", players=2), seed)
+        self.views: list[View] = []
+
+    def choose(self, view: View) -> int:
+        self.views.append(view)
+        return self.inner.choose(view)
+
+
+def test_ready_made_players_take_their_seats_and_halt_stops_a_running_room() -> None:
+    seats = {0: _Recording(1), 1: _Recording(2)}
+    room = LocalRoom("durak", players=2, human=None, computers=seats, dealer="seeded", seed=9)
+    assert [room.level_of(s) for s in range(2)] == ["recording", "recording"]
+    moved: list[Moved] = []
+
+    def on_event(event: Any) -> None:
+        if isinstance(event, Moved):
+            moved.append(event)
+            if len(moved) == 4:
+                room.halt()
+
+    room.run(on_event)
+    assert room.halted and not room.finished and len(moved) == 4
+    assert all(p.views and {v.seat for v in p.views} == {s} for s, p in seats.items())
+    decisions = [len(p.views) for p in seats.values()]
+    room.run()
+    assert len(moved) == 4 and [len(p.views) for p in seats.values()] == decisions, "it stays halted"
+
+
 def test_time_passing_does_not_disturb_a_room_that_loses_nothing() -> None:
     room = LocalRoom("durak", players=2, human=0, level="easy", dealer="seeded", seed=6)
     turn = room.run_until_human()
@@ -173,6 +208,9 @@ def test_time_passing_does_not_disturb_a_room_that_loses_nothing() -> None:
         ({"game": "durak", "players": 2, "dealer": "honest"}, "unknown dealer"),
         ({"game": "durak", "players": 2, "levels": {0: "easy"}}, "not a computer seat"),
         ({"game": "poker"}, "unknown game"),
+        ({"game": "durak", "players": 2, "computers": {0: _Recording(1)}}, "not a computer seat"),
+        ({"game": "durak", "players": 2, "levels": {1: "easy"}, "computers": {1: _Recording(1)}},
+         "both a level and a player"),
     ],
 )
 def test_bad_settings_are_refused_with_a_clear_message(kwargs: dict[str, Any], message: str) -> None:

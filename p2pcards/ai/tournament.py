@@ -1,40 +1,35 @@
-"""Tournaments between computer players, on the engines directly.
+"""What a tournament between computer players is: deals, entries, layouts, adapters, the report.
 
-The runner holds the full-information state of every hand; each seat's player is given only
-``state.view(seat)``; the dealer's needs are fulfilled from a deck order drawn from the seed
-(``playout.fulfil_from``).  What is played:
+``p2pcards.sim`` plays it, a layer up, through rooms of table replicas with the seeded dealer; this
+module stays beside the players (it needs only the rules), so the games' AI modules can register
+their adapters without loading the table.
 
-* a **deal** is the sequence of deck orders (and the first dealer) of one unit of play, all derived
-  from the seed and the deal's number, so deal ``g`` is the same whoever sits where;
+* a **deal** is the seed of one unit's room (``deal_seed``: the deck orders of its hands and the
+  first dealer's coin derive from it), derived from the tournament's seed and the deal's number, so
+  deal ``g`` is the same whoever sits where;
 * an **entry** is one position of the ``players`` list (a level, or ``random``); a **layout** says which
   entry sits in each seat.  The adapter of the game lists the layouts (for two sides: as given, then
   swapped; for one focal seat against the rest: the focal seat in each position);
 * without ``duplicate``, deal ``g`` is played once, in layout ``g mod L`` (the seats rotate from deal to
   deal); with ``duplicate``, every deal is played once in every layout, so luck of the cards cancels.
 
-What a unit of play is (a Durak hand, a Spades deal or game, an Azi hand) and what an entry scored in
-it (win, draw or loss, and a number: points, a score margin, chips) come from the game's **adapter**.
-Each game's AI module registers one with ``register`` when it is imported (``p2pcards.ai.<game>``);
-games without one get ``MatchAdapter``, which plays whole matches and reports only their summaries.
-
-Results are identical whatever ``jobs`` is: every deal is played by the same code from the same seeds,
-and the report is assembled in deal order.  Decision times (``time.perf_counter`` around each
-``choose`` with two or more legal actions) are measured, not replicated, and vary from run to run.
+What a unit of play is (a Durak hand, a Spades deal or game, an Azi hand), what an entry scored in it
+(win, draw or loss, and a number: points, a score margin, chips) and any game-specific lines of the
+report (``Adapter.notes``) come from the game's **adapter**.  Each game's AI module registers one with
+``register`` when it is imported (``p2pcards.ai.<game>``); games without one get ``MatchAdapter``,
+which plays whole matches and reports only their summaries.
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
 from p2pcards.ai.base import LEVELS, Player, RandomPlayer
-from p2pcards.games import CHANCE, TERMINAL, GameError, HandState, Match, OptionError, Rules, load
-from p2pcards.games.playout import fulfil_from
+from p2pcards.games import HandState, Match, OptionError, Rules, load
 from p2pcards.games.rng import Rng
 
 KINDS: tuple[str, ...] = (*LEVELS, "random")
@@ -67,7 +62,8 @@ class Unit:
     match: Match
     """The match after the unit's last hand."""
     hands: list[HandState]
-    """The finished hands, in order."""
+    """The finished hands, in order, each as the table's ``HandOver`` gave it: the final state after
+    the audit (the cards a rule checks are open; discards and folded hands may stay hidden)."""
     stopped: bool = False
     """True if the unit was cut short by the hand limit."""
 
@@ -95,10 +91,6 @@ class Adapter:
         rotated one seat at a time (distinct rotations only): two entries in two seats swap."""
         return rotations(entries, rules.players)
 
-    def start(self, rules: Rules, rng: Rng) -> Match:
-        """The match a unit starts from; ``rng`` is the deal's (the first dealer is drawn from it)."""
-        return rules.new_match(rng.below(rules.players))
-
     def unit_over(self, match: Match, hands: int) -> bool:
         """Whether the unit is complete after ``hands`` hands.  Default: when the match is over."""
         return match.over
@@ -109,6 +101,10 @@ class Adapter:
 
     def summary(self, unit: Unit) -> str:
         return unit.match.summary()
+
+    def notes(self, report: Report) -> list[str]:
+        """Lines the report adds for this game (e.g. an interval of the average value).  Default: none."""
+        return []
 
 
 class MatchAdapter(Adapter):
@@ -249,23 +245,22 @@ def plan(config: Config) -> Plan:
     return Plan(config, adapter, rules, kinds, layouts)
 
 
-# --------------------------------------------------------------------------- playing
+# --------------------------------------------------------------------------- seeds and players
 
 
 def _seed(config: Config, *parts: object) -> str:
     return "p2pcards/tournament/" + "/".join(str(p) for p in (config.seed, *parts))
 
 
-def deal_rng(config: Config, deal: int) -> Rng:
-    """The randomness of deal ``deal`` (its first dealer); the same in every layout."""
-    return Rng(_seed(config, "deal", deal))
+def deal_seed(config: Config, deal: int) -> int:
+    """The seed of deal ``deal``'s room.  The seeded dealer orders each hand's deck from it and the
+    hand's number alone, and the first-dealer coin comes from it and the genesis, which does not
+    depend on who sits where: so the deal is the same in every layout."""
+    return Rng(_seed(config, "deal", deal)).next64()
 
 
-def deck_order(config: Config, rules: Rules, deal: int, hand: int) -> list[int]:
-    """The deck order of hand ``hand`` of deal ``deal``; the same in every layout."""
-    deck = list(rules.deck)
-    Rng(_seed(config, "deal", deal, "hand", hand)).shuffle(deck)
-    return deck
+def player_seed(config: Config, deal: int, layout: int, seat: int) -> int:
+    return Rng(_seed(config, "player", deal, layout, seat)).next64()
 
 
 def make_player(rules: Rules, kind: str, seed: int) -> Player:
@@ -286,86 +281,6 @@ class UnitResult:
     summary: str
     times: dict[str, list[float]] = field(default_factory=dict)
     """Per kind, the seconds of each decision with two or more legal actions."""
-
-
-def play_unit(p: Plan, deal: int, layout_index: int) -> UnitResult:
-    config, rules, adapter = p.config, p.rules, p.adapter
-    layout = p.layouts[layout_index]
-    kinds = [p.kinds[e] for e in layout]
-    players = [make_player(rules, kinds[s], Rng(_seed(config, "player", deal, layout_index, s)).next64())
-               for s in range(rules.players)]
-    times: dict[str, list[float]] = {k: [] for k in sorted(set(kinds))}
-    match = adapter.start(rules, deal_rng(config, deal))
-    hands: list[HandState] = []
-    stopped = False
-    clock = time.perf_counter
-    while True:
-        state = match.new_hand()
-        deck = deck_order(config, rules, deal, len(hands))
-        moves = 0
-        while True:
-            to_act = state.to_act
-            if to_act >= 0:
-                moves += 1
-                if moves > config.max_moves:
-                    return UnitResult(deal, layout_index, [Outcome(None) for _ in p.kinds], len(hands) + 1,
-                                      True, f"abandoned: hand {len(hands) + 1} did not end after "
-                                            f"{config.max_moves} moves", times)
-                view = state.view(to_act)
-                legal = view.legal_actions
-                t0 = clock()
-                action = players[to_act].choose(view)
-                spent = clock() - t0
-                if action not in legal:
-                    raise GameError(f"the {kinds[to_act]} player of seat {to_act} chose "
-                                    f"{action!r}, which is not legal (deal {deal})")
-                if len(legal) > 1:
-                    times[kinds[to_act]].append(spent)
-                state.apply(action)
-            elif to_act == CHANCE:
-                fulfil_from(state, deck)
-            else:
-                assert to_act == TERMINAL
-                break
-        hands.append(state)
-        match = match.settle(state)
-        if adapter.unit_over(match, len(hands)):
-            break
-        if len(hands) >= config.max_hands:
-            stopped = True
-            break
-    unit = Unit(rules, layout, len(p.kinds), match, hands, stopped)
-    return UnitResult(deal, layout_index, adapter.outcome(unit), len(hands), stopped,
-                      adapter.summary(unit), times)
-
-
-def play_deal(p: Plan, deal: int) -> list[UnitResult]:
-    return [play_unit(p, deal, lay) for lay in p.units_of(deal)]
-
-
-_WORKER_PLAN: Plan | None = None
-
-
-def _worker_init(p: Plan) -> None:
-    global _WORKER_PLAN
-    _WORKER_PLAN = p
-
-
-def _worker(deal: int) -> tuple[int, list[UnitResult]]:
-    assert _WORKER_PLAN is not None
-    return deal, play_deal(_WORKER_PLAN, deal)
-
-
-def iter_deals(p: Plan) -> Iterator[tuple[int, list[UnitResult]]]:
-    """Every deal's results, in the order they finish (deal order with one job)."""
-    deals = range(p.config.games)
-    if p.config.jobs == 1:
-        for g in deals:
-            yield g, play_deal(p, g)
-        return
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(min(p.config.jobs, p.config.games), initializer=_worker_init, initargs=(p,)) as pool:
-        yield from pool.imap_unordered(_worker, deals, chunksize=1)
 
 
 # --------------------------------------------------------------------------- the report
@@ -435,6 +350,8 @@ class Report:
     units: list[UnitResult]
     times: dict[str, list[float]]
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    """The adapter's own lines (``Adapter.notes``)."""
 
     @property
     def hands(self) -> int:
@@ -456,6 +373,7 @@ class Report:
             "entries": [e.to_dict() for e in self.entries],
             "timing": {k: self.timing(k) for k in sorted(self.times)},
             "seconds": round(self.seconds, 3),
+            "notes": list(self.notes),
         }
         if units:
             out["results"] = [
@@ -484,20 +402,10 @@ def build_report(p: Plan, by_deal: dict[int, list[UnitResult]], seconds: float) 
                     e.losses += 1
             for k in sorted(u.times):
                 times.setdefault(k, []).extend(u.times[k])
-    return Report(p.rules.name, dict(p.rules.options), p.config.seed, p.config.duplicate, p.adapter.unit,
-                  p.adapter.value_name, p.kinds, p.layouts, entries, units, times, seconds)
-
-
-def run(config: Config, progress: Callable[[int], None] | None = None) -> Report:
-    """Play the tournament; ``progress(units)`` is called as units finish."""
-    p = plan(config)
-    started = time.perf_counter()
-    by_deal: dict[int, list[UnitResult]] = {}
-    for g, results in iter_deals(p):
-        by_deal[g] = results
-        if progress is not None:
-            progress(len(results))
-    return build_report(p, by_deal, time.perf_counter() - started)
+    report = Report(p.rules.name, dict(p.rules.options), p.config.seed, p.config.duplicate, p.adapter.unit,
+                    p.adapter.value_name, p.kinds, p.layouts, entries, units, times, seconds)
+    report.notes = p.adapter.notes(report)
+    return report
 
 
 def format_report(r: Report) -> str:
@@ -522,6 +430,9 @@ def format_report(r: Report) -> str:
             lines.append(f"{e.entry + 1:>2}  {e.kind:<7} {e.units:>6} {e.wins:>6} {e.draws:>6} {e.losses:>6} "
                          f"{100 * e.rate:>7.1f}%  {100 * lo:5.1f}% - {100 * hi:5.1f}%  {avg:>+10.3f}")
         lines.append("(win rate: wins plus half the draws, per unit; Wilson 95% interval)")
+    if r.notes:
+        lines.append("")
+        lines.extend(r.notes)
     else:
         lines.append("")
         for u in r.units:

@@ -4,7 +4,9 @@
 e.g. ``--players hard,normal``; a bare number N means N random players.  Without it the game's
 adapter decides (Durak: Normal in every seat of the table).  Each of ``--games`` deals is played once,
 the seats rotating from deal to deal, or with ``--duplicate`` once per seating, so every entry gets
-the same cards.  See ``p2pcards.ai.tournament`` and docs/ai.md.
+the same cards.  Every unit is played through the replicated table, as a game offline is: each seat
+a peer with its own key and signed log, the cards dealt by the seeded dealer (a known deck order per
+deal) instead of mental poker.  See ``p2pcards.ai.tournament`` and docs/ai.md.
 """
 
 from __future__ import annotations
@@ -16,16 +18,17 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from p2pcards.ai.tournament import KINDS, Config, Report, format_report, plan
-from p2pcards.ai.tournament import run as run_tournament
 from p2pcards.cli.common import UsageError, add_game_argument, game_options, print_json
 from p2pcards.games import GAMES, GameError
+from p2pcards.sim import run as run_tournament
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser(
         "sim", help="play tournaments between computer players",
-        description="Play computer players against each other on the rule engines and report wins, "
-                    "win rates with 95%% intervals and decision times.",
+        description="Play computer players against each other through the replicated table (every "
+                    "seat a peer signing its moves, the cards from a seeded deck) and report wins, "
+                    "win rates with 95% intervals and decision times.",
     )
     add_game_argument(p)
     p.add_argument("--players", default=None, metavar="KIND,...|N",

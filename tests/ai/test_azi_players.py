@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from p2pcards import sim as S
 from p2pcards.ai import player
 from p2pcards.ai import tournament as T
 from p2pcards.ai.azi import EasyPlayer, HardPlayer, NormalPlayer
@@ -307,7 +308,7 @@ def test_the_same_seed_gives_the_same_hand() -> None:
 
 def test_adapter_counts_chips_per_hand_and_plays_azi_replays_to_the_end() -> None:
     cfg = T.Config("azi", ("normal", "easy", "easy"), games=6, seed=4, duplicate=True)
-    rep = T.run(cfg)
+    rep = S.run(cfg)
     assert rep.unit == "hand" and rep.value_name == "chips"
     assert len(rep.units) == 6 * 3  # every deal with the first entry in every seat
     for u in rep.units:
@@ -317,3 +318,7 @@ def test_adapter_counts_chips_per_hand_and_plays_azi_replays_to_the_end() -> Non
     mean, lo, hi, n = chip_interval(rep, 0)
     assert n == 6 and lo <= mean <= hi  # by deal: the mean over the deal's three layouts
     assert mean == pytest.approx(sum(u.outcomes[0].value for u in rep.units) / len(rep.units))
+    # the report prints that interval (p2pcards sim shows it under the table)
+    assert rep.notes == [f"normal (entry 1): {mean:+.1f} chips per hand, 95% interval [{lo:+.1f}, "
+                         f"{hi:+.1f}] (over 6 deals, each the mean of its seatings)"]
+    assert rep.notes[0] in T.format_report(rep) and rep.to_dict()["notes"] == rep.notes

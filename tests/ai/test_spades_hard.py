@@ -7,11 +7,12 @@ import math
 
 import pytest
 
+from p2pcards import sim as S
 from p2pcards.ai import player
 from p2pcards.ai import tournament as T
 from p2pcards.ai.spades import HardPlayer
 from p2pcards.ai.spades import hard as H
-from p2pcards.ai.spades.adapter import SpadesAdapter, SpadesGameAdapter, game_plan
+from p2pcards.ai.spades.adapter import SpadesAdapter, SpadesGameAdapter
 from p2pcards.ai.spades.common import Sim, mask_of, sim_from_view
 from p2pcards.games import TERMINAL
 from p2pcards.games.cards import card_text
@@ -218,7 +219,7 @@ def test_distinct_keeps_one_card_per_run_of_equivalent_cards():
 
 
 def test_the_adapter_plays_deals_with_the_teams_swapping_seats():
-    report = T.run(T.Config("spades", ("normal", "easy"), games=3, seed=2, duplicate=True))
+    report = S.run(T.Config("spades", ("normal", "easy"), games=3, seed=2, duplicate=True))
     assert report.unit == "deal" and report.value_name == "margin"
     assert report.layouts == [(0, 1, 0, 1), (1, 0, 1, 0)]
     assert len(report.units) == 6 and all(u.hands == 1 for u in report.units)
@@ -230,15 +231,21 @@ def test_the_adapter_plays_deals_with_the_teams_swapping_seats():
     for u in report.units:
         by_deal.setdefault(u.deal, []).append(u.summary)
     assert all(len(v) == 2 for v in by_deal.values())
+    # the duplicate-pairs line: each deal's two margins added up, so the cards' luck cancels
+    sums = [sum(u.outcomes[0].value for u in report.units if u.deal == d) for d in range(3)]
+    wins = sum(1.0 if v > 0 else 0.5 if v == 0 else 0.0 for v in sums)
+    (note,) = report.notes
+    assert note.startswith(f"duplicate pairs: normal wins {wins:g} of 3 deals (both seatings added)")
+    assert note in T.format_report(report)
     with pytest.raises(Exception, match="1, 2"):
         SpadesAdapter().layouts(spades(), 3)
 
 
 def test_the_game_adapter_plays_whole_games():
-    p = game_plan(T.Config("spades", ("normal", "easy"), games=1, seed=4, duplicate=True,
-                           options=(("target", 150),)))
+    p = T.plan(T.Config("spades", ("normal", "easy"), games=1, seed=4, duplicate=True,
+                        options=(("target", 150),), unit="game"))
     assert isinstance(p.adapter, SpadesGameAdapter)
-    results = T.play_deal(p, 0)
+    results = S.play_deal(p, 0)
     assert len(results) == 2
     for u in results:
         assert u.hands >= 1

@@ -1,4 +1,5 @@
-"""The tournament runner: seeded deals, rotating and duplicate seating, adapters, reports, jobs."""
+"""The tournament runner: units played on the table with the seeded dealer, rotating and duplicate
+seating, adapters, reports, jobs."""
 
 from __future__ import annotations
 
@@ -6,11 +7,15 @@ from typing import Any
 
 import pytest
 
+from p2pcards import sim as S
 from p2pcards.ai import tournament as T
 from p2pcards.ai.base import RandomPlayer
 from p2pcards.ai.durak.adapter import DurakAdapter
-from p2pcards.games import GameError, Match, OptionError, Rules, View, load
+from p2pcards.games import UNKNOWN, Deal, GameError, Match, OptionError, Rules, View
 from p2pcards.games.durak import DurakView
+from p2pcards.local import HandEnded, LocalRoom, Moved
+from p2pcards.table import outputs as out
+from p2pcards.table.replica import Table
 
 
 def config(**kw: Any) -> T.Config:
@@ -52,17 +57,17 @@ def test_rotations_swap_two_sides_and_rotate_more():
 
 
 def test_the_same_seed_gives_the_same_report_whatever_the_jobs():
-    one = T.run(config(jobs=1, duplicate=True))
-    two = T.run(config(jobs=2, duplicate=True))
-    assert comparable(one) == comparable(two)
-    assert comparable(one) != comparable(T.run(config(seed=4, duplicate=True)))
+    one = S.run(config(jobs=1, games=3, duplicate=True))
+    assert comparable(one) == comparable(S.run(config(jobs=2, games=3, duplicate=True)))
+    assert comparable(one) == comparable(S.run(config(jobs=1, games=3, duplicate=True)))
+    assert comparable(one) != comparable(S.run(config(seed=4, games=3, duplicate=True)))
 
 
 def test_duplicate_plays_every_deal_in_every_seating_with_the_same_cards():
     # Easy against Easy is a pure function of the cards and the seats: swapping the seats of the
     # same deal must mirror the result exactly.
-    report = T.run(config(players=("easy", "easy"), games=8, duplicate=True))
-    assert len(report.units) == 16
+    report = S.run(config(players=("easy", "easy"), games=5, duplicate=True))
+    assert len(report.units) == 10
     for first, second in zip(report.units[::2], report.units[1::2], strict=True):
         assert first.deal == second.deal and (first.layout, second.layout) == (0, 1)
         assert [o.points for o in first.outcomes] == [o.points for o in second.outcomes][::-1]
@@ -70,27 +75,73 @@ def test_duplicate_plays_every_deal_in_every_seating_with_the_same_cards():
 
 
 def test_without_duplicate_the_seats_rotate_from_deal_to_deal():
-    report = T.run(config(games=5))
+    report = S.run(config(games=5))
     assert [u.layout for u in report.units] == [0, 1, 0, 1, 0]
     assert [u.deal for u in report.units] == [0, 1, 2, 3, 4]
 
 
-def test_the_deck_of_a_deal_does_not_depend_on_the_seating():
-    c = config()
-    rules = load("durak", players=2)
-    assert T.deck_order(c, rules, 3, 0) == T.deck_order(c, rules, 3, 0)
-    assert T.deck_order(c, rules, 3, 0) != T.deck_order(c, rules, 4, 0)
-    assert sorted(T.deck_order(c, rules, 3, 0)) == sorted(rules.deck)
+@pytest.fixture
+def rooms(monkeypatch: pytest.MonkeyPatch) -> list[LocalRoom]:
+    """Every room the tournament plays on, in the order they were made (one job)."""
+    made: list[LocalRoom] = []
+
+    class Kept(LocalRoom):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(S, "LocalRoom", Kept)
+    return made
+
+
+def ended(room: LocalRoom) -> list[HandEnded]:
+    return [e for e in room.take_events() if isinstance(e, HandEnded)]
+
+
+def test_every_unit_is_played_on_a_table_with_the_seeded_dealer_and_a_signed_log(rooms):
+    report = S.run(config(players=("easy", "random"), games=3, duplicate=True))
+    assert len(rooms) == len(report.units) == 6
+    for room, unit in zip(rooms, report.units, strict=True):
+        assert room.genesis.dealer == "seeded" and room.human is None
+        assert room.over and room.fault is None
+        assert len({t.digest() for t in room.tables}) == 1, "every replica reached the same state"
+        (hand,) = ended(room)
+        assert hand.over.audit.ok and unit.summary == hand.over.state.result.summary()
+        # an observer re-checks the viewing seat's journal: signatures, chain, deal and audit
+        observer = Table(room.genesis, None, None)
+        verdicts = observer.restore(room.stores[room.viewpoint].payloads())
+        assert observer.fault is None and observer.digest() == room.table.digest()
+        (again,) = [v for v in verdicts if isinstance(v, out.HandOver)]
+        assert again.state.result.summary() == unit.summary
+
+
+def first_hands(room: LocalRoom) -> tuple[Any, dict[int, list[int]]]:
+    """The first hand's setup (its dealer) and the cards each seat was dealt, from its HandOver."""
+    state = ended(room)[0].over.state
+    need = room.rules.new_hand(dict(state.setup)).need
+    assert isinstance(need, Deal)
+    dealt = {seat: sorted(state.card_at[p] for p in positions) for seat, positions in need.hands}
+    assert all(UNKNOWN not in cards for cards in dealt.values())
+    return state.setup, dealt
+
+
+def test_a_deal_gives_every_layout_the_same_cards_in_the_same_seats(rooms):
+    report = S.run(config(players=("easy", "normal"), games=2, duplicate=True))
+    assert [(u.deal, u.layout) for u in report.units] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    deal0, swapped0, deal1, swapped1 = (first_hands(r) for r in rooms)
+    assert deal0 == swapped0 and deal1 == swapped1
+    assert deal0[1] != deal1[1]
+    assert rooms[0].game_id == rooms[1].game_id != rooms[2].game_id
 
 
 def test_durak_outcome_counts_the_durak_as_the_loser_and_a_draw_as_half():
-    report = T.run(config(games=20, duplicate=True))
+    report = S.run(config(games=6, duplicate=True))
     for u in report.units:
         pts = sorted(o.points or 0 for o in u.outcomes)
         assert pts in ([0, 2], [1, 1])
     e = report.entries[1]
-    assert e.wins + e.draws + e.losses == e.units == 40
-    assert e.rate == pytest.approx((e.wins + e.draws / 2) / 40)
+    assert e.wins + e.draws + e.losses == e.units == 12
+    assert e.rate == pytest.approx((e.wins + e.draws / 2) / 12)
     a, b = report.entries
     assert a.wins == b.losses and a.draws == b.draws
 
@@ -113,8 +164,8 @@ def test_players_see_only_their_own_seat_view(monkeypatch):
                     assert len(known) <= view.hand_sizes[s]
             return self.inner.choose(view)
 
-    monkeypatch.setattr(T, "make_player", lambda rules, kind, seed: Spy(rules, seed))
-    T.run(config(games=2))
+    monkeypatch.setattr(S, "make_player", lambda rules, kind, seed: Spy(rules, seed))
+    S.run(config(games=2))
     assert seen and {s for s, _ in seen} == {0, 1}
 
 
@@ -128,9 +179,23 @@ def test_an_illegal_choice_is_an_error_naming_the_player(monkeypatch):
         def choose(self, view: View) -> int:
             return 10_000
 
-    monkeypatch.setattr(T, "make_player", lambda rules, kind, seed: Cheat(rules, seed))
-    with pytest.raises(GameError, match="not legal"):
-        T.run(config(games=1))
+    monkeypatch.setattr(S, "make_player", lambda rules, kind, seed: Cheat(rules, seed))
+    with pytest.raises(GameError, match=r"the (easy|normal) player of seat [01] chose 10000, which is "
+                                        r"not legal \(deal 0\)"):
+        S.run(config(games=1))
+
+
+def test_a_player_that_fails_stops_the_tournament_instead_of_being_replaced(monkeypatch):
+    class Crash:
+        level = "crash"
+
+        def choose(self, view: View) -> int:
+            raise RuntimeError("out of ideas")
+
+    monkeypatch.setattr(S, "make_player", lambda rules, kind, seed: Crash())
+    with pytest.raises(GameError, match=r"the (easy|normal) player of seat [01] failed in deal 0: "
+                                        r"RuntimeError\('out of ideas'\)"):
+        S.run(config(games=1))
 
 
 def test_bad_configurations_are_refused_clearly():
@@ -151,7 +216,7 @@ def test_durak_adapter_is_registered_and_defaults_to_normal_players():
     assert len(p.layouts) == 4
 
 
-def test_an_adapter_decides_the_unit_the_layouts_and_the_outcome():
+def test_an_adapter_decides_the_unit_the_layouts_and_the_outcome(rooms):
     class FocalAdapter(DurakAdapter):
         """One focal entry against the rest, like Azi's 1-vs-3 layouts; a unit of two hands."""
 
@@ -165,28 +230,29 @@ def test_an_adapter_decides_the_unit_the_layouts_and_the_outcome():
             return hands >= 2
 
     adapter = FocalAdapter()
-    options = (("players", 3), ("series_hands", 2))
-    base = T.plan(config(players=("normal", "easy"), options=options, duplicate=True, games=2))
+    options = (("players", 3), ("series_hands", 3))  # the unit ends a hand before the match does
+    base = T.plan(config(players=("normal", "easy"), options=options, duplicate=True, games=1))
     p = T.Plan(base.config, adapter, base.rules, base.kinds, adapter.layouts(base.rules, 2))
-    results = [u for g in range(2) for u in T.play_deal(p, g)]
-    assert [u.layout for u in results] == [0, 1, 2, 0, 1, 2]
-    assert all(u.hands == 2 for u in results)
-    report = T.build_report(p, {0: results[:3], 1: results[3:]}, 0.0)
-    assert report.unit == "two hands" and report.hands == 12
+    results = S.play_deal(p, 0)
+    assert [u.layout for u in results] == [0, 1, 2]
+    assert all(u.hands == 2 and not u.stopped for u in results)
+    assert all(r.halted and not r.over for r in rooms), "each table stopped where its unit ended"
+    report = T.build_report(p, {0: results}, 0.0)
+    assert report.unit == "two hands" and report.hands == 6
 
 
 def test_games_without_an_adapter_are_played_as_whole_matches():
     adapter = T.MatchAdapter("durak")
     base = T.plan(config(players=("random", "random")))
     p = T.Plan(base.config, adapter, base.rules, base.kinds, adapter.layouts(base.rules, 2))
-    report = T.build_report(p, {0: T.play_deal(p, 0)}, 0.0)
+    report = T.build_report(p, {0: S.play_deal(p, 0)}, 0.0)
     assert not any(e.ranked for e in report.entries)
     assert "durak" in report.units[0].summary.lower() or report.units[0].summary
     assert "deal    1" in T.format_report(report)
 
 
 def test_the_report_table_names_the_players_rates_intervals_and_times():
-    report = T.run(config(games=4, duplicate=True))
+    report = S.run(config(games=4, duplicate=True))
     text = T.format_report(report)
     assert "95% interval" in text and "easy" in text and "normal" in text and "median" in text
     d = report.to_dict()
@@ -204,14 +270,25 @@ def test_another_unit_of_play_is_chosen_by_name(monkeypatch):
 
     monkeypatch.setitem(T._VARIANTS, ("durak", "pair"), TwoHands())
     assert "pair" in T.units_of("durak")
-    report = T.run(config(games=2, unit="Pair", options=(("series_hands", 2),)))
+    report = S.run(config(games=2, unit="Pair", options=(("series_hands", 2),)))
     assert report.unit == "two hands" and report.hands == 4
     with pytest.raises(OptionError, match="no unit of play named 'season'; the units are: pair"):
         T.plan(config(unit="season"))
 
 
-def test_a_hand_that_never_ends_is_abandoned_and_left_unranked():
-    report = T.run(config(players=("random", "random"), games=3, max_moves=5))
+def test_a_hand_that_never_ends_is_abandoned_and_left_unranked(rooms):
+    report = S.run(config(players=("random", "random"), games=3, max_moves=5))
     assert all(u.stopped and u.summary.startswith("abandoned") for u in report.units)
     assert not any(e.ranked for e in report.entries)
     assert "3 unit(s) cut short" in T.format_report(report)
+    for room in rooms:  # halted on the sixth move, the hand left unfinished
+        assert room.halted and not room.finished
+        assert sum(isinstance(e, Moved) for e in room.take_events()) == 6
+
+
+def test_the_hand_limit_stops_a_unit_short_of_its_end():
+    adapter = T.MatchAdapter("durak")
+    base = T.plan(config(players=("random", "random"), options=(("series_hands", 3),), max_hands=2))
+    p = T.Plan(base.config, adapter, base.rules, base.kinds, adapter.layouts(base.rules, 2))
+    (unit,) = S.play_deal(p, 0)
+    assert unit.stopped and unit.hands == 2

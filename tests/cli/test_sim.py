@@ -68,6 +68,11 @@ def test_bad_input_is_a_clear_usage_error(capsys, argv, message):
     assert message in err and out == ""
 
 
+def test_the_help_says_the_games_go_through_the_table(capsys):
+    code, out, _ = run(capsys, "sim", "--help")
+    assert code == 0 and "through the replicated table" in " ".join(out.split())
+
+
 def test_an_unknown_game_is_a_usage_error(capsys):
     code, _, err = run(capsys, "sim", "poker")
     assert code == 2 and "unknown game 'poker'" in err

@@ -47,6 +47,14 @@ class AziAdapter(Adapter):
             out.append(Outcome(2 if gain > 0 else (1 if gain == 0 else 0), float(gain)))
         return out
 
+    def notes(self, report: Report) -> list[str]:
+        if not report.units or not report.entries[0].ranked:
+            return []
+        mean, lo, hi, n = chip_interval(report)
+        over = f"{n} deals, each the mean of its seatings" if report.duplicate else f"{n} hands"
+        return [f"{report.kinds[0]} (entry 1): {mean:+.1f} chips per hand, 95% interval "
+                f"[{lo:+.1f}, {hi:+.1f}] (over {over})"]
+
     def summary(self, unit: Unit) -> str:
         last = unit.hands[-1].result
         text = last.summary() if last is not None else unit.match.summary()

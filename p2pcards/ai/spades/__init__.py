@@ -13,7 +13,8 @@ PLAYERS = {"easy": EasyPlayer, "normal": NormalPlayer, "hard": HardPlayer}
 
 __all__ = ["PLAYERS", "EasyPlayer", "HardPlayer", "NormalPlayer"]
 
-from p2pcards.ai.spades.adapter import SpadesAdapter  # noqa: E402
+from p2pcards.ai.spades.adapter import SpadesAdapter, SpadesGameAdapter  # noqa: E402
 from p2pcards.ai.tournament import register  # noqa: E402
 
 register(SpadesAdapter())
+register(SpadesGameAdapter(), unit="game")

@@ -1,19 +1,19 @@
 """The tournament adapters of Spades.
 
 ``SpadesAdapter`` (registered): the unit of play is one **deal** (one hand from a fresh 0-0 match, its
-first dealer drawn from the deal's seed).  Each entry's value is its team's **score margin** for the
-hand (its team's points minus the other team's); it wins the deal when the margin is positive, draws
-when it is zero.  With two entries they sit as partners (entry 0 in seats 0 and 2, entry 1 in 1 and 3)
-and the duplicate layouts swap the teams' seats; with four entries each has a seat.
+first dealer drawn by the table's coin, which derives from the deal's seed).  Each entry's value is its
+team's **score margin** for the hand (its team's points minus the other team's); it wins the deal when
+the margin is positive, draws when it is zero.  With two entries they sit as partners (entry 0 in seats
+0 and 2, entry 1 in 1 and 3) and the duplicate layouts swap the teams' seats; with four entries each
+has a seat.
 
-``SpadesGameAdapter``: the unit is a whole **game to 500** (or the ``target``/``floor`` options); the value
-is the final score margin.  The runner cannot pick an adapter by name, so ``game_plan`` builds a
-tournament plan with it (used by ``python -m p2pcards.ai.spades.measure --unit game``).
+``SpadesGameAdapter`` (registered as the unit ``game``: ``p2pcards sim spades --unit game``): the unit is a
+whole **game to 500** (or the ``target``/``floor`` options); the value is the final score margin.
 """
 
 from __future__ import annotations
 
-from p2pcards.ai.tournament import Adapter, Config, Outcome, Plan, Unit, plan
+from p2pcards.ai.tournament import Adapter, Outcome, Report, Unit, wilson
 from p2pcards.games import Match, OptionError, Rules
 from p2pcards.games.spades import HandResult, SpadesMatch
 
@@ -66,6 +66,16 @@ class SpadesAdapter(Adapter):
         assert isinstance(result, HandResult)
         return result.summary().replace("\n", " | ")
 
+    def notes(self, report: Report) -> list[str]:
+        """With two entries in duplicate play, the **duplicate pairs** line: each deal's plays (the teams
+        swapping seats) added up, so the luck of the cards cancels; entry 1 wins a deal when its
+        margins sum to more than zero."""
+        if not report.duplicate or len(report.kinds) != 2 or not report.units:
+            return []
+        wins, n, (lo, hi) = duplicate_pairs(report)
+        return [f"duplicate pairs: {report.kinds[0]} wins {wins:g} of {n} deals (both seatings added): "
+                f"{100 * wins / n:.1f}%  [{100 * lo:.1f}% - {100 * hi:.1f}%]"]
+
 
 class SpadesGameAdapter(SpadesAdapter):
     unit = "game to 500"
@@ -83,8 +93,10 @@ class SpadesGameAdapter(SpadesAdapter):
         return unit.match.summary()
 
 
-def game_plan(config: Config) -> Plan:
-    """A tournament plan whose units are whole games (``SpadesGameAdapter``)."""
-    p = plan(config)
-    adapter = SpadesGameAdapter()
-    return Plan(p.config, adapter, p.rules, p.kinds, adapter.layouts(p.rules, len(p.kinds)))
+def duplicate_pairs(report: Report) -> tuple[float, int, tuple[float, float]]:
+    """Entry 1's wins (draws count half) over whole deals, the number of deals, the Wilson interval."""
+    sums: dict[int, float] = {}
+    for u in report.units:
+        sums[u.deal] = sums.get(u.deal, 0.0) + u.outcomes[0].value
+    wins = sum(1.0 if v > 0 else 0.5 if v == 0 else 0.0 for v in sums.values())
+    return wins, len(sums), wilson(wins, len(sums))
