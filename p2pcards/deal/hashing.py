@@ -69,8 +69,9 @@ def hash_to_weights(count: int, tag: str, *parts: bytes) -> list[int]:
     """``count`` weights of a batched check (see shuffle.py), each from 16 bytes of SHAKE-256 of
     ``frame(tag, parts)``: the piece's two 8-byte big-endian halves ``a, b`` give ``a + λ·b mod q``.
 
-    2^128 possible values, so a false batch passes with probability 2^-128; and built from 64-bit halves
-    (``split_short``), so a multiplication by a weight costs about half a full one.
+    2^128 possible values, so a false batch passes with probability about 2^-127 (protocol/DEAL.md
+    §7.4); and built from 64-bit halves (``split_short``), so a multiplication by a weight costs about
+    half a full one.
     """
     out = hashlib.shake_256(frame(tag, *parts)).digest(16 * count)
     return [

@@ -331,15 +331,19 @@ def shuffle(ctx: Context, joint: Point, deck: Deck, source: RandomSource = defau
 #
 # Checking them one by one costs about 8N variable-base multiplications and N fixed-base ones per
 # shuffle.  Instead the verifier checks ONE random linear combination of every equation of every
-# shuffle it is given, with 128-bit weights derived by hashing all the proofs (never from an RNG), and
-# merges the coefficients of points that occur in several equations: the h_i, H, G, and above all the
-# decks (the output of one shuffle is the input of the next), so each distinct point costs one
-# multiplication.  Soundness: if some equation E_k ≠ 0, then for any values of the other weights at
-# most one value of w_k makes Σ w_e·E_e = 0 (the group has prime order), so a false batch passes with
-# probability ≤ 2^-128 per hash query, and the hash binds every proof entirely (each ch binds its
-# statement and commitments, and the weight seed adds every ch and every response).  A passing batch
-# therefore means every equation holds; a failing one is re-checked equation by equation, in seat
-# order, to name the seat and the equation at fault (that costs time only when someone cheats).
+# shuffle it is given, with weights derived by hashing all the proofs (never from an RNG), and merges
+# the coefficients of points that occur in several equations: the h_i, H, G, and above all the decks
+# (the output of one shuffle is the input of the next), so each distinct point costs one
+# multiplication.  The weights are ``a + λ·b`` with 64-bit halves (``split_short``: 2^128 values, half
+# the cost of a full scalar), and every t_4B weight is β times its t_4A weight, so that each deck
+# position can be taken as one ``κ·(A + β·B)`` (``_pair_deck_points``).  Soundness: if some equation
+# other than a t_4B is not the identity, then for any values of the other weights at most one value of
+# its weight cancels it (the group has prime order); if only a t_4B is off, its step contributes
+# w_4A·(E_4A + β·E_4B), which vanishes for at most one β.  So a false batch passes with probability
+# ≤ 2^-127 per hash query, and the hash binds every proof entirely (each ch binds its statement and
+# commitments, and the weight seed adds every ch and every response).  A passing batch therefore means
+# every equation holds; a failing one is re-checked equation by equation, in seat order, to name the
+# seat and the equation at fault (that costs time only when someone cheats).  protocol/DEAL.md §7.4.
 
 Term = tuple[int, Point]
 
