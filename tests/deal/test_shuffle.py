@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import Any
 
 import pytest
@@ -359,3 +360,23 @@ def test_pairing_deck_points_regroups_the_same_sum(five: Table) -> None:
     assert len(paired) == len(deck) - 1
     assert set(merged) == {deck[2].A.encode(), deck[2].B.encode(), stray.encode()}
     assert total([*merged.values(), *paired]) == before
+
+
+def test_an_honest_chain_pairs_every_position_it_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every t_4B weight is β times its t_4A weight, so in an honest batch each ciphertext's B
+    coefficient is β times its A coefficient wherever the deck occurs: all positions pair up."""
+    from p2pcards.deal.shuffle import _pair_deck_points
+
+    shuffle_module = sys.modules["p2pcards.deal.shuffle"]  # the package's ``shuffle`` is the function
+    table = make_table(3, range(6), seed=b"pairs-chain")
+    counts: list[int] = []
+
+    def counted(merged: dict[bytes, list[Any]], beta: int, decks: list[Deck]) -> list[list[Any]]:
+        paired = _pair_deck_points(merged, beta, decks)
+        counts.append(len(paired))
+        return paired
+
+    monkeypatch.setattr(shuffle_module, "_pair_deck_points", counted)
+    verify_shuffle_chain(table.joint, table.initial, table.shuffle_steps(), own_seat=0)
+    # seat 0 checks seats 1 and 2: the decks are seat 0's output (seat 1's input), seat 1's and seat 2's
+    assert counts == [3 * 6]
