@@ -107,16 +107,21 @@ class Adapter:
         return []
 
 
-class MatchAdapter(Adapter):
-    """For a game whose AI module registered no adapter: whole matches, summaries only."""
-
-    def __init__(self, game: str) -> None:
-        self.game = game
+class OneSeatPerEntry(Adapter):
+    """For a game whose table size is its ``players`` option: one seat per entry unless the options
+    say otherwise."""
 
     def options(self, entries: int, options: dict[str, Any]) -> dict[str, Any]:
         out = dict(options)
         out.setdefault("players", entries)
         return out
+
+
+class MatchAdapter(OneSeatPerEntry):
+    """For a game whose AI module registered no adapter: whole matches, summaries only."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
 
 
 _ADAPTERS: dict[str, Adapter] = {}

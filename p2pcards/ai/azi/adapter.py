@@ -10,22 +10,16 @@ default layouts), duplicate play sits every entry in every seat of every deal.
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from p2pcards.ai.tournament import Z95, Adapter, Outcome, Report, Unit
+from p2pcards.ai.tournament import Z95, OneSeatPerEntry, Outcome, Report, Unit
 from p2pcards.games import Match, Rules
 from p2pcards.games.azi import AziMatch
 
 
-class AziAdapter(Adapter):
+class AziAdapter(OneSeatPerEntry):
     game = "azi"
     unit = "hand"
     value_name = "chips"
-
-    def options(self, entries: int, options: dict[str, Any]) -> dict[str, Any]:
-        out = dict(options)
-        out.setdefault("players", entries)
-        return out
 
     def default_players(self, rules: Rules) -> list[str]:
         return ["normal"] * rules.players

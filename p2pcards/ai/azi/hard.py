@@ -41,9 +41,9 @@ from p2pcards.ai.azi.common import (
     normal_bid,
     order,
     plays,
-    weakest,
     win_chance,
 )
+from p2pcards.ai.azi.normal import discard
 from p2pcards.ai.azi.solver import root_cards, solve
 from p2pcards.ai.sampling import sample_assignment
 from p2pcards.games.azi import AziView
@@ -225,11 +225,7 @@ class HardPlayer:
         if ph == "buy-in":
             return act.DECLINE
         if ph == "discard":
-            if act.LOOK in legal:
-                return act.LOOK
-            t = Table.of(view)
-            return act.discard(weakest(t.hand, t.trump, t.top, t.gone, self.rules.deck,
-                                       len(t.active) - 1, t.dealer_trump()))
+            return discard(view, self.rules)
         t = Table.of(view)
         if ph == "play":
             return self.play(t)

@@ -50,6 +50,16 @@ def estimates(t: Table) -> tuple[float, float]:
     return wl, wf
 
 
+def discard(view: AziView, rules: Rules) -> Action:
+    """Normal's and Hard's discard with a four-card deal: look first if blind, then the card least
+    likely to win a trick."""
+    if act.LOOK in view.legal_actions:
+        return act.LOOK
+    t = Table.of(view)
+    return act.discard(weakest(t.hand, t.trump, t.top, t.gone, rules.deck, len(t.active) - 1,
+                               t.dealer_trump()))
+
+
 class NormalPlayer:
     level = "normal"
 
@@ -65,12 +75,7 @@ class NormalPlayer:
         if ph == "buy-in":
             return act.DECLINE
         if ph == "discard":
-            if act.LOOK in legal:
-                return act.LOOK
-            t = Table.of(view)
-            deck = self.rules.deck
-            return act.discard(weakest(t.hand, t.trump, t.top, t.gone, deck, len(t.active) - 1,
-                                       t.dealer_trump()))
+            return discard(view, self.rules)
         t = Table.of(view)
         if ph == "play":
             return act.play(self.card(t))

@@ -8,22 +8,15 @@ a new one-hand match, dealt by a seat drawn from the deal's seed.
 
 from __future__ import annotations
 
-from typing import Any
-
-from p2pcards.ai.tournament import Adapter, Outcome, Unit
+from p2pcards.ai.tournament import OneSeatPerEntry, Outcome, Unit
 from p2pcards.games import Match, Rules
 from p2pcards.games.durak import DurakResult
 
 
-class DurakAdapter(Adapter):
+class DurakAdapter(OneSeatPerEntry):
     game = "durak"
     unit = "hand"
     value_name = "points"
-
-    def options(self, entries: int, options: dict[str, Any]) -> dict[str, Any]:
-        out = dict(options)
-        out.setdefault("players", entries)
-        return out
 
     def default_players(self, rules: Rules) -> list[str]:
         return ["normal"] * rules.players
