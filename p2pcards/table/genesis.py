@@ -44,6 +44,9 @@ class Genesis:
     """Chosen by the host so two tables with the same players and options have different ids."""
     timeout_ms: int = 60_000
     """How long a seat may stay silent before the others may vote the hand void."""
+    computers: tuple[tuple[int, int], ...] = ()
+    """``(seat, runner)`` for every seat played by a computer player, ascending: the runner is the seat
+    whose laptop runs it (and can therefore see its cards).  Shown to everyone before they sign."""
 
     def __post_init__(self) -> None:
         if self.game not in games.GAMES:
@@ -63,9 +66,35 @@ class Genesis:
             raise GenesisError("timeout_ms must be between 1 s and 1 h")
         if len(self.nonce) > 32:
             raise GenesisError("the nonce is at most 32 bytes")
+        seen: set[int] = set()
+        for entry in self.computers:
+            if (
+                not isinstance(entry, tuple)
+                or len(entry) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in entry)
+            ):
+                raise GenesisError("each computer player is a pair [seat, runner seat]")
+            seat, runner = entry
+            if not (0 <= seat < len(self.seats) and 0 <= runner < len(self.seats)):
+                raise GenesisError(f"computer player [{seat}, {runner}] names a seat that does not exist")
+            if seat in seen:
+                raise GenesisError(f"seat {seat} is listed twice as a computer player")
+            seen.add(seat)
+        computer_seats = [seat for seat, _ in self.computers]
+        if computer_seats != sorted(computer_seats):
+            raise GenesisError("computer players are listed by ascending seat")
+        if any(runner in seen for _, runner in self.computers):
+            raise GenesisError("a computer player is run by a person's seat, not by another computer")
         rules = self.rules()
         if rules.players != len(self.seats):
             raise GenesisError(f"{self.game} with these options seats {rules.players}, not {len(self.seats)}")
+
+    def runner_of(self, seat: int) -> int | None:
+        """The seat whose laptop runs ``seat``'s computer player, or None for a person's seat."""
+        for s, runner in self.computers:
+            if s == seat:
+                return runner
+        return None
 
     def rules(self) -> games.Rules:
         try:
@@ -82,6 +111,7 @@ class Genesis:
             "seed": self.seed,
             "nonce": self.nonce,
             "timeout_ms": self.timeout_ms,
+            "computers": [[seat, runner] for seat, runner in self.computers],
         }
 
     def encode(self) -> bytes:
@@ -110,6 +140,7 @@ class Genesis:
                 seed=v["seed"],
                 nonce=v["nonce"],
                 timeout_ms=v["timeout_ms"],
+                computers=tuple(tuple(c) for c in v["computers"]),
             )
         except (DecodeError, KeyError, TypeError, ValueError) as exc:
             raise GenesisError(f"not a genesis: {exc}") from exc
@@ -127,6 +158,7 @@ def make_genesis(
     seed: int = 0,
     nonce: bytes = b"",
     timeout_ms: int = 60_000,
+    computers: tuple[tuple[int, int], ...] = (),
 ) -> Genesis:
     """A genesis whose options are the game's full, normalised option list (so ids are canonical)."""
     opts = dict(options or {})
@@ -136,4 +168,4 @@ def make_genesis(
     except games.GameError as exc:
         raise GenesisError(str(exc)) from exc
     seats = tuple(Seat(n, k) for n, k in names_and_keys)
-    return Genesis(game, rules.options, seats, dealer, seed, nonce, timeout_ms)
+    return Genesis(game, rules.options, seats, dealer, seed, nonce, timeout_ms, tuple(computers))
