@@ -415,7 +415,8 @@ class LocalRoom:
             else:
                 self._emit(Progress(self._hand, event.step, kind, tuple(m.seat for m in messages)))
         elif isinstance(event, out.HandOver):
-            self._emit(HandEnded(event, self.standings()))
+            standings = event.match.summary() if event.match is not None else self.standings()
+            self._emit(HandEnded(event, standings))
             self._hand = event.hand + 1
         elif isinstance(event, (out.MatchOver, out.Fault)):
             self._emit(event)

@@ -102,16 +102,16 @@ class UnitWatch:
                 self.abandoned = True
                 self.room.halt()
         elif isinstance(event, HandEnded):
-            self._hand_over(event.over.state)
+            self._hand_over(event.over.state, event.over.match)
         elif isinstance(event, Notice):
             raise self._failure(event.seat, event.text)
         elif isinstance(event, Fault):
             raise GameError(f"the table stopped in deal {self.deal}: {event.describe()}")
 
-    def _hand_over(self, state: HandState) -> None:
+    def _hand_over(self, state: HandState, event_match: Match | None) -> None:
         self.hands.append(state)
         self.moves = 0
-        self.match = self.room.table.match  # already settled with this hand
+        self.match = event_match  # the match settled with this hand
         assert self.match is not None
         if self.plan.adapter.unit_over(self.match, len(self.hands)):
             self.complete = True

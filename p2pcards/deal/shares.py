@@ -173,16 +173,18 @@ def open_card(
     cards: CardTable,
     ct: Ciphertext,
     shares: Mapping[int, Point],
-    n_seats: int,
+    seats: int | Sequence[int],
     own: tuple[int, HandKey] | None = None,
 ) -> int:
     """The card at ``ct`` from verified shares keyed by seat, plus (for a private deal) this seat's own.
 
-    Every seat ``0..n_seats−1`` must contribute exactly once, either in ``shares`` or as ``own``.
+    ``seats`` are the seats whose keys mask the deck (a count ``n`` means seats ``0..n−1``): each must
+    contribute exactly once, either in ``shares`` or as ``own``.
     Raises ``DecryptError`` if the result is not one of the deck's cards.
     """
+    holders = tuple(range(seats)) if isinstance(seats, int) else tuple(seats)
     points: list[Point] = []
-    for seat in range(n_seats):  # in seat order, never in mapping order
+    for seat in holders:  # in seat order, never in mapping order
         if own is not None and seat == own[0]:
             if seat in shares:
                 raise UsageError(f"seat {seat}'s share is given twice")
@@ -191,6 +193,6 @@ def open_card(
             points.append(shares[seat])
         else:
             raise UsageError(f"seat {seat}'s share is missing")
-    if len(shares) + (own is not None) != n_seats:
-        raise UsageError(f"shares from seats outside the table of {n_seats}")
+    if len(shares) + (own is not None and own[0] in holders) != len(holders):
+        raise UsageError(f"shares from seats outside the key holders {list(holders)}")
     return cards.card_of(unmask(ct, points))

@@ -486,7 +486,7 @@ def verify_shuffle(ctx: Context, joint: Point, deck_in: Deck, step: Shuffle) -> 
 def verify_shuffle_chain(
     joint: Point, initial: Deck, steps: Sequence[tuple[Context, Shuffle]], own_seat: int | None = None
 ) -> Deck:
-    """Verify one shuffle per seat in seat order (step ``k`` is seat ``k``'s); return the final deck.
+    """Verify one shuffle per key-holding seat in ascending seat order; return the final deck.
 
     ``own_seat``: the caller's own step, which it made itself and need not verify.  All the others are
     checked together in one batch, cheaper than one by one because consecutive shuffles share a deck.
@@ -496,10 +496,12 @@ def verify_shuffle_chain(
     first = steps[0][0].for_seat(None).at_step(0)
     items = []
     deck = initial
-    for k, (ctx, step) in enumerate(steps):
-        if ctx.seat != k or ctx.for_seat(None).at_step(0) != first:
-            raise UsageError(f"shuffle {k} must be seat {k}'s, in the same game and hand")
-        if k != own_seat:
+    previous = -1
+    for ctx, step in steps:
+        if ctx.seat is None or ctx.seat <= previous or ctx.for_seat(None).at_step(0) != first:
+            raise UsageError("shuffles come one per seat, in ascending seat order, of one game and hand")
+        previous = ctx.seat
+        if ctx.seat != own_seat:
             items.append((ctx, deck, step))
         deck = step.deck
     if items:

@@ -1,18 +1,23 @@
-"""Byzantine seats: replicas that lie in one chosen way, for the protocol test harness.
+"""Byzantine seats: replicas that lie or attack in one chosen way, for the protocol test harness.
 
 Each is the real ``Table`` with one seam overridden, so it speaks the protocol as a cheater would
-(signed by its own key, bound to the real game), and every honest replica must name it.
+(signed by its own key, bound to the real game).  Every honest replica must survive it, agree with
+the other honest replicas, and name the seat where the seat signed something that proves it cheated.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from p2pcards.games import Action, ActionError, HandState
+from p2pcards.games import ActionError, HandState
 from p2pcards.games.cards import card_text
 from p2pcards.games.rng import Rng
-from p2pcards.table.replica import Table, _Hand
-from p2pcards.wire import Envelope, sign
+from p2pcards.table.attempt import Attempt
+from p2pcards.table.replica import Table, _Boundary
+from p2pcards.table.seating import Change
+from p2pcards.wire import Envelope, Equivocation, SignedMessage, WireError, initial_head, sign
 
 BEHAVIOURS: tuple[str, ...] = (
     "equivocate",  # signs two different actions for one step and sends each to half the table
@@ -25,6 +30,19 @@ BEHAVIOURS: tuple[str, ...] = (
     "foreign",  # replays a message from another game
     "malformed",  # frames that are not messages at all
     "oversized",  # a frame larger than any message may be
+    "nested",  # catch-up answers nested a thousand deep, padded to the size limit
+    "future-flood",  # large signed messages for steps far ahead, as many as it likes
+    "catchup-flood",  # the same catch-up request, again and again, to make the others send the game
+    "zero-key",  # a hand key that cancels the others' (it reads them: every other seat colludes)
+    "weak-key",  # a small-order identity key in the genesis: anyone could forge its messages
+    "bool-vote",  # void votes naming `false`, `true`, out-of-range and unsorted seats
+    "escapes",  # terminal escape sequences in what it sends (moves, names)
+    "late-equivocate",  # once hands are sealed, a second message for a sealed step
+    "frame-majority",  # with another seat: votes that seat 0 was silent at steps it played
+    "vote-finished",  # votes for steps long past and steps nobody is awaited at
+    "relay-evidence",  # forged evidence against seat 0, and its own equivocation relayed as evidence
+    "rollback",  # restarts from an older copy of its journal (an accident, not a lie)
+    "return",  # vanishes, is voted out, comes back some hands later and asks to play again
 )
 
 EXPECTED_FAULT: dict[str, tuple[str, ...]] = {
@@ -35,9 +53,34 @@ EXPECTED_FAULT: dict[str, tuple[str, ...]] = {
     "renege": ("renege", "illegal-action"),  # caught at once where the hand's public cards already show it
     "wrong-head": ("silent",),
     "withhold": ("silent",),
+    "zero-key": ("bad-message",),
+    "escapes": ("illegal-action",),
+    "late-equivocate": ("equivocation",),
+    "relay-evidence": ("equivocation",),
 }
-"""The verdict every honest replica must reach; the frame-level behaviours (foreign, malformed,
-oversized) are refused frames instead, attributed to the link they came from, and the game goes on."""
+"""The verdict every honest replica must reach against the seat (once it had the chance to cheat)."""
+
+REFUSED: frozenset[str] = frozenset(
+    {
+        "foreign",
+        "malformed",
+        "oversized",
+        "nested",
+        "future-flood",
+        "catchup-flood",
+        "bool-vote",
+        "vote-finished",
+        "frame-majority",
+    }
+)
+"""Behaviours whose frames every honest peer refuses, or ignores within its bounds; nobody is named
+for them (nothing they send is a step of the log) and the game goes on."""
+
+ACCIDENTS: frozenset[str] = frozenset({"rollback", "return"})
+"""Behaviours of an honest seat that crashes or leaves: nobody may be named a cheater."""
+
+FRAME_ATTACKS = ("foreign", "malformed", "oversized")
+"""Behaviours that send frames that are not messages of this game at all (a network attacker)."""
 
 
 def _flip(data: bytes, index: int) -> bytes:
@@ -66,23 +109,43 @@ def _corrupt(value: Any, rng: Rng) -> Any:
     return value
 
 
+@dataclass
+class Extra:
+    """A frame payload the cheater sends besides what its table says: to ``to`` (None: every peer)."""
+
+    payload: bytes
+    to: int | None = None
+
+
+KeyOracle = Callable[[int, bytes, int], int | None]
+"""``oracle(hand, start_head, seat)``: another seat's hand key, for ``zero-key`` (collusion)."""
+
+
 class ByzantineTable(Table):
     """A table whose seat cheats in one way (``behaviour``), once the hand has reached the point where
     that cheat is possible; ``rng`` makes its choices reproducible."""
 
-    def __init__(self, *args: Any, behaviour: str, rng: Rng, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, behaviour: str, rng: Rng, oracle: KeyOracle | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         if behaviour not in BEHAVIOURS:
             raise ValueError(f"unknown byzantine behaviour {behaviour!r}; known: {', '.join(BEHAVIOURS)}")
         self.behaviour = behaviour
         self.rng = rng
+        self.oracle = oracle
         self.cheated = False
         self.twin: list[bytes] = []
         """For ``equivocate``: the second message, to be sent to half the table."""
+        self.extra: list[Extra] = []
+        self._attacks_done = 0
+        self._sent: list[SignedMessage] = []
 
-    def _signed(self, kind: str, body: Any, *, transport: bool = False) -> bytes:
+    # ---- the seams
+
+    def _signed(self, kind: str, body: Any, *, step: int, prev: bytes) -> bytes:
         b = self.behaviour
-        if not self.cheated and not transport:
+        if not self.cheated and kind not in ("catchup_request", "catchup_response", "evidence"):
             if (b == "bad-proof" and kind == "shuffle") or (
                 b == "bad-share" and kind == "share" and isinstance(body, dict) and body.get("shares")
             ):
@@ -90,73 +153,94 @@ class ByzantineTable(Table):
                 body = _corrupt(body, self.rng)
             elif b == "wrong-head" and kind == "action":
                 self.cheated = True
-                assert self.seat is not None and self._identity is not None
-                env = Envelope(
-                    game_id=self.game_id,
-                    step=self.chain.step,
-                    seat=self.seat,
-                    prev=bytes(32),
-                    kind=kind,
-                    body=body,
-                )
-                return sign(env, self._identity).data
+                prev = bytes(32)
             elif b == "equivocate" and kind == "action" and isinstance(body, dict):
                 other = self._other_action(body)
                 if other is not None:
                     self.cheated = True
-                    self.twin.append(super()._signed(kind, other))
-        return super()._signed(kind, body, transport=transport)
+                    self.twin.append(super()._signed(kind, other, step=step, prev=prev))
+        data = super()._signed(kind, body, step=step, prev=prev)
+        if kind not in ("catchup_request", "catchup_response", "evidence", "void_vote"):
+            self._sent.append(SignedMessage.from_bytes(data))
+        return data
 
-    def _contribute(self, kind: str, body: Any) -> None:
+    def _contribute(self, kind: str, body: Any, step: int, prev: bytes) -> None:
         if self.behaviour == "withhold" and kind == "share":
             self.cheated = True
             return
-        super()._contribute(kind, body)
+        super()._contribute(kind, body, step, prev)
 
-    def _apply_pending_action(self, hand: _Hand) -> None:
+    def _attempt_for(self, b: _Boundary, changes: frozenset[Change]) -> Attempt | None:
+        att = super()._attempt_for(b, changes)
+        if att is None or getattr(att, "_byzantine", False):
+            return att
+        att._byzantine = True  # type: ignore[attr-defined]
+        if self.behaviour in ("illegal", "renege", "escapes"):
+            att.check_own = lambda state, action: None  # type: ignore[method-assign]
+        if self.behaviour == "renege":
+            self._blind_to_own_renege(att)
+        if self.behaviour == "zero-key" and self.oracle is not None and self.seat in att.holders:
+            self._cancel_the_others(att)
+        return att
+
+    def _blind_to_own_renege(self, att: Attempt) -> None:
         """A reneging seat's own replica must not catch its own renege (it would stop playing): it
-        applies the move as the others do, on a state that does not see its hand, then looks again."""
-        pending = self._pending_action
-        if (
-            self.behaviour != "renege"
-            or not self.cheated
-            or pending is None
-            or pending[2] != self.seat
-            or getattr(self, "_reneged", False)
-        ):
-            super()._apply_pending_action(hand)
-            return
-        self._reneged = True
-        state = hand.state
-        mine = {p: state.card_at[p] for name, ps in state.zones() if name == f"hand {self.seat}" for p in ps}
-        hand.state = state.view((pending[2] + 1) % self.n)._masked.clone()
-        super()._apply_pending_action(hand)
-        still = {p for name, ps in hand.state.zones() if name == f"hand {self.seat}" for p in ps}
-        for p, c in sorted(mine.items()):
-            if p in still:
-                hand.state.observe(p, c)
+        applies its move as the others do, on a state that does not see its hand, then looks again."""
+        original = att._apply_pending
+        table = self
 
-    def _check_own(self, state: HandState, action: Action) -> None:
-        if self.behaviour in ("illegal", "renege"):
-            return
-        super()._check_own(state, action)
+        def apply() -> str:
+            pending = att.pending
+            if (
+                not table.cheated
+                or pending is None
+                or pending[2] != table.seat
+                or getattr(att, "_reneged", False)
+            ):
+                return original()
+            att._reneged = True  # type: ignore[attr-defined]
+            state = att.state
+            seat = pending[2]
+            mine = {p: state.card_at[p] for name, ps in state.zones() if name == f"hand {seat}" for p in ps}
+            other = next(s for s in att.holders if s != seat)
+            att.state = state.view(other)._masked.clone()
+            text = original()
+            still = {p for name, ps in att.state.zones() if name == f"hand {seat}" for p in ps}
+            for p, c in sorted(mine.items()):
+                if p in still:
+                    att.state.observe(p, c)
+            return text
 
-    def _other_action(self, body: dict[str, Any]) -> dict[str, Any] | None:
-        """Another legal action of the same seat at the same step (without cards to show)."""
-        state = self.state
-        if state is None:
-            return None
-        for a in state.legal_actions():
-            text = self.rules.action_text(a)
-            if text != body["a"] and not state.reveals(a):
-                return {"a": text, "pos": [], "shares": []}
-        return None
+        att._apply_pending = apply  # type: ignore[method-assign]
+
+    def _cancel_the_others(self, att: Attempt) -> None:
+        """Reveal a hand key that makes the joint key the identity: possible only with every other
+        seat's key in hand (here from the oracle: the whole table colludes)."""
+        from p2pcards.deal.group import Q
+        from p2pcards.deal.keys import hand_key_from_secret
+
+        assert self.oracle is not None
+        others = [self.oracle(att.hand, att.start_head, s) for s in att.holders if s != self.seat]
+        if any(k is None for k in others):
+            return
+        x = (-sum(k for k in others if k is not None)) % Q
+        if not x:
+            return
+        dealer = att.dealer
+        if hasattr(dealer, "key"):
+            dealer.key = hand_key_from_secret(x)
+            self.cheated = True
+
+    # ---- moves
 
     def cheat_choice(self, state: HandState) -> str | None:
-        """For ``illegal`` and ``renege``: the move to make instead of a legal one, if there is one now."""
+        """For ``illegal``, ``renege`` and ``escapes``: the move to make instead of a legal one."""
         if self.cheated or self.seat is None:
             return None
         legal = set(state.legal_actions())
+        if self.behaviour == "escapes":
+            self.cheated = True
+            return "play \x1b[2J\x1b]0;pwned\x07AS"
         if self.behaviour == "illegal":
             for a in range(0, 4096):
                 try:
@@ -188,6 +272,179 @@ class ByzantineTable(Table):
                             return text
             return None
         return None
+
+    def local_action(self, text: str) -> list[Any]:
+        if self.behaviour == "escapes" and "\x1b" in text:
+            att = self.attempt
+            if att is not None:
+                body = {"a": text, "pos": [], "shares": []}
+                self._contribute("action", body, att.chain.step, att.chain.head)
+                self._settle()
+                return self._flush()
+        return super().local_action(text)
+
+    def _other_action(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Another legal action of the same seat at the same step (without cards to show)."""
+        state = self.state
+        if state is None:
+            return None
+        for a in state.legal_actions():
+            text = self.rules.action_text(a)
+            if text != body["a"] and not state.reveals(a):
+                return {"a": text, "pos": [], "shares": []}
+        return None
+
+    # ---- attacks that are frames of their own, sent every tick by the network
+
+    def attack(self, now: int) -> list[Extra]:
+        """What to send besides the table's own outputs at this tick."""
+        b = self.behaviour
+        if self.seat is None or self.stopped is not None:
+            return []
+        make = getattr(self, "_attack_" + b.replace("-", "_"), None)
+        if make is None:
+            return []
+        extras: list[Extra] = make(now)
+        return extras
+
+    def _env(self, kind: str, body: Any, *, step: int, prev: bytes) -> bytes:
+        assert self.seat is not None and self._identity is not None
+        env = Envelope(game_id=self.game_id, step=step, seat=self.seat, prev=prev, kind=kind, body=body)
+        return sign(env, self._identity).data
+
+    def _attack_nested(self, now: int) -> list[Extra]:
+        if self._attacks_done >= 3:
+            return []
+        self._attacks_done += 1
+        self.cheated = True
+        inner = self._env("catchup_request", {"after": -1}, step=0, prev=initial_head(self.game_id))
+        for _ in range(1000):
+            try:
+                inner = self._env(
+                    "catchup_response", {"msgs": [inner]}, step=0, prev=initial_head(self.game_id)
+                )
+            except WireError:  # the message grew past its kind's limit: send what we have
+                break
+        return [Extra(inner)]
+
+    def _attack_future_flood(self, now: int) -> list[Extra]:
+        if self._attacks_done >= 400:
+            return []
+        self.cheated = True
+        extras = []
+        for _ in range(20):
+            self._attacks_done += 1
+            step = self.chain.step + 50 + self.rng.below(500)
+            prev = bytes([self.rng.below(256)]) * 32
+            body = {"shares": [bytes(60 * 1024)]}
+            extras.append(Extra(self._env("share", body, step=step, prev=prev)))
+        return extras
+
+    def _attack_catchup_flood(self, now: int) -> list[Extra]:
+        self.cheated = True
+        request = self._env("catchup_request", {"after": -1}, step=0, prev=initial_head(self.game_id))
+        return [Extra(request) for _ in range(20)]
+
+    def _attack_bool_vote(self, now: int) -> list[Extra]:
+        att = self.attempt
+        if att is None or self._attacks_done >= 40:
+            return []
+        self._attacks_done += 1
+        self.cheated = True
+        bodies: list[Any] = [
+            {"silent": [False]},
+            {"silent": [True]},
+            {"silent": [99]},
+            {"silent": [2, 1]},
+            {"silent": []},
+            {"silent": "0"},
+            {"silent": [0], "x": 1},
+        ]
+        body = bodies[self._attacks_done % len(bodies)]
+        return [Extra(self._env("void_vote", body, step=att.step, prev=att.head))]
+
+    def _attack_vote_finished(self, now: int) -> list[Extra]:
+        att = self.attempt
+        if att is None or self._attacks_done >= 20 or self.seat is None:
+            return []
+        self._attacks_done += 1
+        self.cheated = True
+        target = [s for s in range(self.n) if s != self.seat][:1]
+        extras = [Extra(self._env("void_vote", {"silent": target}, step=att.step + 78, prev=att.head))]
+        if self.finals:
+            _, sealed = self.finals[0]
+            extras.append(
+                Extra(
+                    self._env("void_vote", {"silent": target}, step=sealed.start_step, prev=sealed.start_head)
+                )
+            )
+        return extras
+
+    def _attack_frame_majority(self, now: int) -> list[Extra]:
+        """Vote seat 0 silent at the steps it played: in the hand being played and in sealed hands."""
+        if self.seat == 0 or self._attacks_done >= 30:
+            return []
+        extras = []
+        att = self.attempt
+        candidates: list[tuple[int, bytes]] = []
+        if att is not None:
+            candidates += [
+                (s.number, s.prev) for s in att.chain.steps if any(m.seat == 0 for m in s.messages)
+            ]
+        for _, sealed in self.finals:
+            candidates += [
+                (s.number, s.prev) for s in sealed.chain.steps if any(m.seat == 0 for m in s.messages)
+            ]
+        for step, prev in candidates[-3:]:
+            self._attacks_done += 1
+            self.cheated = True
+            extras.append(Extra(self._env("void_vote", {"silent": [0]}, step=step, prev=prev)))
+        return extras
+
+    def _attack_late_equivocate(self, now: int) -> list[Extra]:
+        """Once a hand is sealed, a second message for one of its steps we signed."""
+        if self._attacks_done or not self.finals:
+            return []
+        _, sealed = self.finals[0]
+        mine = [
+            m for s in sealed.chain.steps for m in s.messages if m.seat == self.seat and m.kind == "action"
+        ]
+        if not mine:
+            return []
+        self._attacks_done += 1
+        self.cheated = True
+        first = mine[0]
+        text = first.body.get("a") if isinstance(first.body, dict) else None
+        other: dict[str, Any] = {"a": "take" if text != "take" else "pass", "pos": [], "shares": []}
+        return [Extra(self._env(first.kind, other, step=first.step, prev=first.prev))]
+
+    def _attack_relay_evidence(self, now: int) -> list[Extra]:
+        if self._attacks_done or not self.finals:
+            return []
+        self._attacks_done += 1
+        extras = []
+        # Forged: two honest messages of seat 0 from different steps are no equivocation.
+        _, sealed = self.finals[0]
+        zeros = [m for s in sealed.chain.steps for m in s.messages if m.seat == 0]
+        if len(zeros) >= 2:
+            pair = Equivocation.of(zeros[0], zeros[1])
+            extras.append(
+                Extra(self._env("evidence", pair.to_body(), step=0, prev=initial_head(self.game_id)))
+            )
+        # Genuine: its own second message for a sealed step, wrapped as evidence and sent at step 0.
+        mine = [m for s in sealed.chain.steps for m in s.messages if m.seat == self.seat]
+        if mine:
+            first = mine[-1]
+            twin = self._env(first.kind, {"twin": 1}, step=first.step, prev=first.prev)
+            pair = Equivocation.of(first, SignedMessage.from_bytes(twin))
+            self.cheated = True
+            extras.append(
+                Extra(
+                    self._env("evidence", pair.to_body(), step=0, prev=initial_head(self.game_id)),
+                    to=1 if self.seat != 1 else 0,
+                )
+            )
+        return extras
 
 
 def frame_attack(behaviour: str, foreign: bytes) -> bytes:

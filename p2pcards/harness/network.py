@@ -46,6 +46,9 @@ class Faults:
     crash: bool = False
     """Once, an honest peer is killed (maybe between two outputs of one call) and restarts from its
     journal 0.5-3 s later."""
+    leave: bool = False
+    """Once, at a random moment, a peer vanishes for good (its journal is never replayed): the others
+    must vote it out and play on without it."""
 
     @staticmethod
     def parse(spec: str) -> Faults:
@@ -53,14 +56,14 @@ class Faults:
         for word in [w.strip() for w in spec.split(",") if w.strip()]:
             if word in ("drop", "duplicate", "delay"):
                 kw[word] = 50
-            elif word in ("reorder", "partition", "crash"):
+            elif word in ("reorder", "partition", "crash", "leave"):
                 kw[word] = True
             elif word == "all":
                 kw.update(drop=50, duplicate=50, delay=50, reorder=True, partition=True, crash=True)
             elif word != "none":
                 raise ValueError(
                     f"unknown fault {word!r}; known: drop, duplicate, delay, reorder, partition, "
-                    "crash, all, none"
+                    "crash, leave, all (every one but leave), none"
                 )
         return Faults(**kw)
 
@@ -79,6 +82,11 @@ class Peer:
     """Exceptions the table raised: an honest peer must have none."""
     events: list[out.Output] = field(default_factory=list)
     frame_errors: dict[int, int] = field(default_factory=dict)
+    gone: bool = False
+    """Left the table for good (the ``leave`` fault) or, for ``return``, until it comes back."""
+    sealed_seen: int = 0
+    """The most hands this peer ever held sealed: a sealed hand, once held, must never be lost."""
+    lost_sealed: bool = False
 
 
 class SimNetwork:
@@ -118,6 +126,10 @@ class SimNetwork:
         self.twins: set[bytes] = set()
         self.twin_delivered = False
         """Whether an equivocator's second message reached an honest peer (if not, nobody can know)."""
+        self.left: int | None = None
+        """The seat that left (``leave`` or ``return``), and when."""
+        self.left_at_hand = -1
+        self.returned = False
 
     # ------------------------------------------------------------------ scheduling
 
@@ -137,6 +149,14 @@ class SimNetwork:
         if f.crash:
             victims = sorted(self.honest)
             self._at(300 + self.rng.below(8_000), "crash", victims[self.rng.below(len(victims))])
+        if f.leave:
+            self._at(2_000 + self.rng.below(20_000), "leave", self._leaver())
+        for p in self.peers:
+            behaviour = getattr(p.table, "behaviour", None)
+            if behaviour == "rollback":
+                self._at(3_000 + self.rng.below(20_000), "rollback", p.seat)
+            elif behaviour == "return":
+                self._at(2_000 + self.rng.below(8_000), "leave", p.seat)
         if self.frame_attacker is not None:
             self._at(1 + self.rng.below(200), "attack")
         while self._queue and not self.done():
@@ -146,23 +166,39 @@ class SimNetwork:
             self.now = when
             getattr(self, f"_on_{kind}")(*data)
 
+    def _leaver(self) -> int:
+        """Who leaves for good: an honest seat (the cheaters are judged by what they did)."""
+        candidates = sorted(self.honest)
+        return candidates[self.rng.below(len(candidates))]
+
     def done(self) -> bool:
         return all(
-            self.peers[s].up and (self.peers[s].table.over or self.peers[s].table.fault is not None)
+            self.peers[s].up and (self.peers[s].table.over or self.peers[s].table.stopped is not None)
             for s in self.honest
+            if not self.peers[s].gone
         )
 
     # ------------------------------------------------------------------ events
 
     def _on_tick(self) -> None:
         for p in self.peers:
-            if p.up:
+            if p.up and not p.gone:
                 self._carry_out(p, self._call(p, partial(p.table.tick, self.now)))
+                if isinstance(p.table, ByzantineTable):
+                    for extra in p.table.attack(self.now):
+                        self._send(p, out.Send(extra.payload, to=extra.to))
+                self._check_sealed(p)
         self._at(self.now + TICK_MS, "tick")
+
+    def _check_sealed(self, p: Peer) -> None:
+        held = len(p.table.hands_played)
+        if held < p.sealed_seen:
+            p.lost_sealed = True
+        p.sealed_seen = max(p.sealed_seen, held)
 
     def _on_deliver(self, to: int, frm: int, frame: bytes) -> None:
         p = self.peers[to]
-        if not p.up:
+        if not p.up or p.gone:
             return
         decoder = p.decoders.setdefault(frm, FrameDecoder(MAX_MESSAGE_SIZE))
         try:
@@ -181,7 +217,7 @@ class SimNetwork:
     def _on_act(self, seat: int, step: int) -> None:
         p = self.peers[seat]
         t = p.table
-        if not p.up or t.state is None or t.fault is not None or t.over or t.chain.step != step:
+        if not p.up or p.gone or t.state is None or t.stopped is not None or t.over or t.chain.step != step:
             return
         view = t.state.view(seat)
         text = None
@@ -202,6 +238,50 @@ class SimNetwork:
 
     def _on_partition(self, side: frozenset[int], until: int) -> None:
         self._cut = (side, until)
+
+    def _on_leave(self, seat: int) -> None:
+        p = self.peers[seat]
+        if p.gone or not p.up:
+            return
+        p.gone = True
+        self.left = seat
+        self.left_at_hand = len(p.table.hands_played)
+        if getattr(p.table, "behaviour", None) == "return":
+            # Comes back once the others have played on without it for a while.
+            self._at(
+                self.now + 3 * p.table.genesis.timeout_ms + 5_000 + self.rng.below(20_000), "come_back", seat
+            )
+
+    def _on_come_back(self, seat: int) -> None:
+        p = self.peers[seat]
+        p.gone = False
+        p.decoders = {}
+        fresh = self.make_table(seat, dict(p.secrets))
+        p.table = fresh
+        self._carry_out(p, self._call(p, lambda: fresh.restore(list(p.journal))))
+        self._at(self.now + 2_000, "ask_return", seat)
+
+    def _on_ask_return(self, seat: int) -> None:
+        p = self.peers[seat]
+        t = p.table
+        if t.over or p.gone:
+            return
+        if seat in t.seats_out:
+            self._carry_out(p, self._call(p, t.ask_to_return))
+            self._at(self.now + 5_000, "ask_return", seat)
+        elif any(isinstance(e, out.Seating) and seat in e.playing for e in p.events[-50:]):
+            self.returned = True
+
+    def _on_rollback(self, seat: int) -> None:
+        """The peer restarts from an older copy of its journal (half of it), as after restoring a backup."""
+        p = self.peers[seat]
+        if p.gone or not p.up:
+            return
+        p.journal = p.journal[: len(p.journal) // 2]
+        p.decoders = {}
+        fresh = self.make_table(seat, dict(p.secrets))
+        p.table = fresh
+        self._carry_out(p, self._call(p, lambda: fresh.restore(list(p.journal))))
 
     def _on_crash(self, seat: int) -> None:
         self.peers[seat].crash_armed = True
@@ -250,7 +330,19 @@ class SimNetwork:
                 self._send(p, o)
             elif isinstance(o, out.YourTurn):
                 self._at(self.now + 1 + self.rng.below(20), "act", p.seat, p.table.chain.step)
-            elif isinstance(o, (out.Fault, out.HandOver, out.MatchOver, out.Rejected)):
+            elif isinstance(
+                o,
+                (
+                    out.Fault,
+                    out.HandOver,
+                    out.MatchOver,
+                    out.Rejected,
+                    out.HandVoid,
+                    out.Seating,
+                    out.Sealed,
+                    out.VotesContradicted,
+                ),
+            ):
                 p.events.append(o)
         twin = getattr(p.table, "twin", None)
         if twin:
@@ -264,7 +356,7 @@ class SimNetwork:
     def _send(self, p: Peer, o: out.Send) -> None:
         equivocating = bool(getattr(p.table, "twin", None))
         for to in range(self.n):
-            if to == p.seat or (o.to is not None and o.to != to):
+            if to == p.seat or (o.to is not None and o.to != to) or self.peers[to].gone:
                 continue
             if equivocating and to >= self.n // 2:
                 continue

@@ -1,5 +1,5 @@
-"""Run games over the simulated network and judge them: did every honest replica finish, agree, name
-the same cheater, and never crash?"""
+"""Run games over the simulated network and judge them: did every honest replica finish, agree, keep
+every hand it held sealed, name the right cheater and no honest seat, and never crash?"""
 
 from __future__ import annotations
 
@@ -9,14 +9,22 @@ from typing import Any
 
 from p2pcards import games
 from p2pcards.games.rng import Rng
-from p2pcards.harness.byzantine import EXPECTED_FAULT, ByzantineTable
+from p2pcards.harness.byzantine import (
+    ACCIDENTS,
+    EXPECTED_FAULT,
+    FRAME_ATTACKS,
+    REFUSED,
+    ByzantineTable,
+)
 from p2pcards.harness.network import Faults, SimNetwork
 from p2pcards.table import outputs as out
-from p2pcards.table.genesis import Genesis, make_genesis
+from p2pcards.table.genesis import Genesis, GenesisError, make_genesis
 from p2pcards.table.replica import Table
 from p2pcards.wire import Envelope, key_from_seed, public_bytes, sign
 
-FRAME_ATTACKS = ("foreign", "malformed", "oversized")
+CHEAT_KINDS = frozenset({"equivocation", "bad-message", "illegal-action", "renege"})
+WEAK_KEY = bytes([1]) + bytes(31)
+"""A small-order Ed25519 point: with it as a seat's key, anyone could sign as that seat."""
 
 
 @dataclass
@@ -30,14 +38,20 @@ class GameReport:
     agree: bool = False
     honest: int = 0
     verdicts: list[str] = field(default_factory=list)
-    """Each honest replica's verdict (``seat N kind`` or ``ok``)."""
+    """Each honest replica's verdicts (``seat N kind`` joined by ``; ``, or ``ok``)."""
     named: list[int] = field(default_factory=list)
     crashes: list[str] = field(default_factory=list)
     refused_frames: int = 0
     frames: int = 0
     bytes: int = 0
     hands: int = 0
+    hands_after_leave: int = 0
+    returns: int = 0
+    void_hands: int = 0
+    sealed_lost: int = 0
+    honest_convicted: list[str] = field(default_factory=list)
     sim_ms: int = 0
+    genesis_refused: str = ""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -45,27 +59,34 @@ class GameReport:
         return not self.problems
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            k: getattr(self, k)
-            for k in (
-                "game",
-                "seed",
-                "peers",
-                "faults",
-                "finished",
-                "agree",
-                "honest",
-                "verdicts",
-                "named",
-                "crashes",
-                "refused_frames",
-                "frames",
-                "bytes",
-                "hands",
-                "sim_ms",
-                "problems",
-            )
-        } | {"byzantine": {str(k): v for k, v in self.byzantine.items()}, "passed": self.passed}
+        keys = (
+            "game",
+            "seed",
+            "peers",
+            "faults",
+            "finished",
+            "agree",
+            "honest",
+            "verdicts",
+            "named",
+            "crashes",
+            "refused_frames",
+            "frames",
+            "bytes",
+            "hands",
+            "hands_after_leave",
+            "returns",
+            "void_hands",
+            "sealed_lost",
+            "honest_convicted",
+            "sim_ms",
+            "genesis_refused",
+            "problems",
+        )
+        return {k: getattr(self, k) for k in keys} | {
+            "byzantine": {str(k): v for k, v in self.byzantine.items()},
+            "passed": self.passed,
+        }
 
 
 def _identities(n: int, seed: int) -> list[Any]:
@@ -95,20 +116,29 @@ def run_game(
     options: dict[str, Any] | None = None,
     chooser: str = "random",
 ) -> GameReport:
-    """One game between ``peers`` seats; seats in ``byzantine`` cheat as named."""
+    """One game between ``peers`` seats; seats in ``byzantine`` cheat (or crash, or leave) as named."""
     faults = faults if faults is not None else Faults.parse(fault_spec)
     byzantine = dict(byzantine or {})
     identities = _identities(peers, seed)
     opts = dict(options or {})
-    genesis = make_genesis(
-        game,
-        [(f"seat {i}", public_bytes(k)) for i, k in enumerate(identities)],
-        options=opts,
-        dealer=dealer,
-        seed=seed,
-        nonce=seed.to_bytes(8, "big"),
-        timeout_ms=10_000,
-    )
+    keys = [public_bytes(k) for k in identities]
+    for seat, behaviour in byzantine.items():
+        if behaviour == "weak-key":
+            keys[seat] = WEAK_KEY
+    try:
+        genesis = make_genesis(
+            game,
+            [(f"seat {i}", key) for i, key in enumerate(keys)],
+            options=opts,
+            dealer=dealer,
+            seed=seed if dealer == "seeded" else 0,
+            nonce=seed.to_bytes(8, "big"),
+            timeout_ms=10_000,
+        )
+    except GenesisError as exc:
+        if "weak-key" not in byzantine.values():
+            raise
+        return _refused(game, seed, peers, fault_spec, byzantine, str(exc))
     rng = Rng(f"harness/{game}/{seed}")
     source_rng = rng.fork("secrets")
 
@@ -117,6 +147,13 @@ def run_game(
 
     table_behaviour = {s: b for s, b in byzantine.items() if b not in FRAME_ATTACKS}
     frame_attacker = next(((s, b) for s, b in byzantine.items() if b in FRAME_ATTACKS), None)
+    net_ref: list[SimNetwork] = []
+
+    def oracle(hand: int, start_head: bytes, seat: int) -> int | None:
+        """Every other seat's hand key, for a cheater that colludes with all of them (``zero-key``)."""
+        table = net_ref[0].peers[seat].table
+        secrets = getattr(table, "_secrets", None)
+        return None if secrets is None else int(secrets.hand_key(hand, start_head))
 
     def make_table(seat: int, secrets: dict[str, bytes]) -> Table:
         if seat in table_behaviour:
@@ -128,6 +165,7 @@ def run_game(
                 secrets=secrets,
                 behaviour=table_behaviour[seat],
                 rng=rng.fork(f"byz{seat}"),
+                oracle=oracle,
             )
         return Table(genesis, seat, identities[seat], source=source, secrets=secrets)
 
@@ -137,7 +175,7 @@ def run_game(
     def choose(seat: int, view: Any) -> str:
         return rules.action_text(choosers[seat].choice(list(view.legal_actions)))
 
-    honest = frozenset(s for s in range(peers) if s not in byzantine)
+    honest = frozenset(s for s in range(peers) if s not in byzantine or byzantine[s] in ACCIDENTS)
     foreign = _foreign_message(game, peers, seed, frame_attacker[0], identities) if frame_attacker else b""
     net = SimNetwork(
         genesis,
@@ -150,8 +188,35 @@ def run_game(
         frame_attacker=frame_attacker,
         foreign=foreign,
     )
+    net_ref.append(net)
     net.run()
     return _judge(genesis, net, seed, fault_spec, byzantine, honest)
+
+
+def _refused(
+    game: str, seed: int, peers: int, fault_spec: str, byzantine: dict[int, str], why: str
+) -> GameReport:
+    """The genesis itself was refused: no honest peer signs it, so no game starts (and none is lost)."""
+    rep = GameReport(
+        game,
+        seed,
+        peers,
+        fault_spec,
+        byzantine,
+        finished=True,
+        agree=True,
+        honest=sum(1 for s in range(peers) if s not in byzantine),
+        genesis_refused=why,
+    )
+    rep.verdicts = ["refused genesis"] * rep.honest
+    return rep
+
+
+def _describe(t: Table) -> str:
+    if t.stopped is not None:
+        return f"stopped: seat {t.stopped.seat} {t.stopped.kind}"
+    named = sorted({(f.seat, f.kind) for f in t.verdicts if f.kind != "return"})
+    return "; ".join(f"seat {s} {k}" for s, k in named) or "ok"
 
 
 def _judge(
@@ -162,60 +227,81 @@ def _judge(
     byzantine: dict[int, str],
     honest: frozenset[int],
 ) -> GameReport:
+    present = sorted(s for s in honest if not net.peers[s].gone)
     rep = GameReport(
         genesis.game,
         seed,
         net.n,
         fault_spec,
         byzantine,
-        honest=len(honest),
+        honest=len(present),
         frames=net.frames,
         bytes=net.bytes,
         sim_ms=net.now,
     )
-    tables = [net.peers[s].table for s in sorted(honest)]
-    rep.finished = all(t.over or t.fault is not None for t in tables)
+    tables = [net.peers[s].table for s in present]
+    rep.finished = all(t.over or t.stopped is not None for t in tables)
     rep.agree = len({t.digest() for t in tables}) == 1
     rep.hands = max((len(t.hands_played) for t in tables), default=0)
-    for s in sorted(honest):
+    rep.hands_after_leave = max(0, rep.hands - net.left_at_hand) if net.left is not None else 0
+    rep.returns = int(net.returned)
+    rep.void_hands = max(
+        (sum(isinstance(e, out.HandVoid) for e in net.peers[s].events) for s in present), default=0
+    )
+    for s in present:
         p = net.peers[s]
         t = p.table
-        rep.verdicts.append("ok" if t.fault is None else f"seat {t.fault.seat} {t.fault.kind}")
+        rep.verdicts.append(_describe(t))
         rep.crashes += [f"seat {s}: {e}" for e in p.errors]
         rep.refused_frames += sum(1 for e in p.events if isinstance(e, out.Rejected)) + sum(
             p.frame_errors.values()
         )
-    rep.named = sorted({t.fault.seat for t in tables if t.fault is not None})
-    if not rep.finished:
+        net._check_sealed(p)
+        if p.lost_sealed:
+            rep.sealed_lost += 1
+        for f in t.verdicts:
+            if f.kind in CHEAT_KINDS and f.seat in honest:
+                rep.honest_convicted.append(f"seat {s} named seat {f.seat} {f.kind}")
+    rep.named = sorted({f.seat for t in tables for f in t.verdicts if f.kind in CHEAT_KINDS})
+    excluded = _excluded_by_majority(net, present, byzantine)
+    if not rep.finished and not excluded:
         waiting = sorted({s for t in tables for s in t.waiting_for})
         rep.problems.append(f"not finished after {net.now} ms (waiting for seats {waiting})")
     if not rep.agree:
         rep.problems.append("honest replicas disagree: " + ", ".join(rep.verdicts))
     if rep.crashes:
         rep.problems.append(f"{len(rep.crashes)} errors in honest peers: {rep.crashes[0]}")
+    if rep.sealed_lost:
+        rep.problems.append(f"{rep.sealed_lost} honest replicas lost a hand they held sealed")
+    if rep.honest_convicted:
+        rep.problems.append("an honest seat was named a cheater: " + rep.honest_convicted[0])
     for seat, behaviour in sorted(byzantine.items()):
-        expected = EXPECTED_FAULT.get(behaviour)
-        if expected is None:
+        table = net.peers[seat].table
+        cheated = getattr(table, "cheated", False)
+        if behaviour in REFUSED or behaviour in ACCIDENTS:
+            continue
+        if behaviour in FRAME_ATTACKS:
             attributed = sum(
                 1
-                for s in sorted(honest)
+                for s in present
                 if net.peers[s].frame_errors.get(seat)
                 or any(isinstance(e, out.Rejected) and e.peer == seat for e in net.peers[s].events)
             )
-            if attributed < len(honest):
+            if attributed < len(present):
                 rep.problems.append(
                     f"the {behaviour} frames of seat {seat} were not refused by every honest peer"
                 )
             continue
-        cheated = getattr(net.peers[seat].table, "cheated", False)
-        if not cheated:
+        expected = EXPECTED_FAULT.get(behaviour)
+        if expected is None or not cheated:
             continue  # the chance to cheat never came (e.g. no renege possible in this deal)
         if behaviour == "equivocate" and not net.twin_delivered:
             continue  # the second message was lost before any honest peer saw it: nothing to detect
         wrong = [
-            v
-            for v in rep.verdicts
-            if v.split(" ")[:2] != ["seat", str(seat)] or v.split(" ")[2] not in expected
+            i
+            for i, t in enumerate(tables)
+            if not any(f.seat == seat and f.kind in expected for f in t.verdicts)
+            and not (t.stopped is not None and t.stopped.seat == seat and t.stopped.kind in expected)
         ]
         if wrong:
             rep.problems.append(
@@ -223,6 +309,22 @@ def _judge(
                 f"honest replica; verdicts: {', '.join(rep.verdicts)}"
             )
     return rep
+
+
+def _excluded_by_majority(net: SimNetwork, present: list[int], byzantine: dict[int, str]) -> bool:
+    """A dishonest majority that votes an honest seat silent at steps it played can stop playing with
+    it — and nothing more: that seat's replica refuses the votes (its log contradicts them) and says
+    who cast them.  Then the honest seat cannot finish; it must have reported every voter."""
+    framers = sorted(s for s, b in byzantine.items() if b == "frame-majority")
+    if 2 * len(framers) <= net.n:
+        return False
+    return all(
+        any(
+            isinstance(e, out.VotesContradicted) and set(framers) <= set(e.voters)
+            for e in net.peers[s].events
+        )
+        for s in present
+    )
 
 
 def summarize(reports: list[GameReport]) -> dict[str, Any]:
@@ -238,6 +340,11 @@ def summarize(reports: list[GameReport]) -> dict[str, Any]:
         "honest_replicas": sum(r.honest for r in reports),
         "faults_named": dict(sorted(named.items())),
         "honest_crashes": sum(len(r.crashes) for r in reports),
+        "honest_convicted": sum(len(r.honest_convicted) for r in reports),
+        "sealed_hands_lost": sum(r.sealed_lost for r in reports),
+        "hands_after_leave": sum(r.hands_after_leave for r in reports),
+        "returns_admitted": sum(r.returns for r in reports),
+        "void_hands": sum(r.void_hands for r in reports),
         "refused_frames": sum(r.refused_frames for r in reports),
         "failed_seeds": [r.seed for r in reports if not r.passed],
     }

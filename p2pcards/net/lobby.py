@@ -29,6 +29,7 @@ from typing import Any, Final
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pcards import games
 from p2pcards.net.discovery import TableAd
 from p2pcards.net.handshake import ANY_BIND, Handshake, HandshakeError, Why, join_code_key
 from p2pcards.net.link import Link, LinkError, accept, dial
@@ -139,7 +140,14 @@ class Lobby:
         self.started = False
         self._nursery: trio.Nursery | None = None
         # Fail now, not at start, on a game or options that cannot be played.
-        make_genesis(game, [(f"p{i}", bytes([i + 1]) * 32) for i in range(players)], options=self.options)
+        self._rules_options()
+
+    def _rules_options(self) -> tuple[tuple[str, Any], ...]:
+        """The game's full, normalised options (what the genesis will carry)."""
+        try:
+            return games.load(self.game, **{**self.options, "players": self.players}).options
+        except games.GameError as exc:
+            raise GenesisError(str(exc)) from exc
 
     # ------------------------------------------------------------------ what the host sees
 
@@ -163,9 +171,7 @@ class Lobby:
 
     def ad(self) -> TableAd:
         """This table's advertisement for ``discovery.advertise``."""
-        rules = make_genesis(
-            self.game, [(f"p{i}", bytes([i + 1]) * 32) for i in range(self.players)], options=self.options
-        ).options
+        rules = self._rules_options()
         return TableAd(
             self.table_name,
             self.game,

@@ -227,7 +227,7 @@ class Node:
             elif isinstance(event, out.YourTurn) and self.chooser is not None and self._nursery is not None:
                 self._nursery.start_soon(self._bot_turn, event, self.table.chain.step)
             self._emit(event)
-        if self.table.over or self.table.fault is not None:
+        if self.table.over or self.table.stopped is not None:
             self.finished.set()
 
     def _send(self, payload: bytes, to: int | None) -> None:
@@ -273,7 +273,7 @@ class Node:
             self._emit(BotError(self.seat, f"the computer player failed: {type(exc).__name__}: {exc}"))
             return
         table = self.table
-        if table.chain.step != step or table.over or table.fault is not None:
+        if table.chain.step != step or table.over or table.stopped is not None:
             return  # the table moved on meanwhile (a void vote, a restore): this choice is stale
         try:
             await self.act(text)

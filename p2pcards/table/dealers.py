@@ -3,19 +3,22 @@
 The table decides *when* positions open and *who* must publish decryption shares; a dealer makes and
 checks the contents.  Two dealers follow exactly the same path through the table:
 
-* ``MentalDealer`` — the mental-poker protocol of ``p2pcards.deal``: key commitments, keys with proofs,
-  one proven shuffle per seat, proven decryption shares.  Nobody controls or sees the deck.
+* ``MentalDealer`` — the mental-poker protocol of ``p2pcards.deal`` among the hand's *key holders*
+  (the seats still playing; Spades' open dummies and seats that left hold no key): key commitments,
+  keys with proofs, one proven shuffle per key holder, proven decryption shares.  Nobody controls or
+  sees the deck.
 * ``SeededDealer`` — a deck order derived from a public seed, with empty proofs: reproducible
   tournaments (a deal replayed with the seats swapped) and tests.  It hides nothing from a replica
   that reads the seed, so it is never used where people play for real.
 
-A dealer raises ``DealFault`` for anything a seat sent that does not check out; the table turns it
-into a verdict against that seat.
+A dealer raises ``DealFault`` for anything a seat sent that does not check out (whatever it is: a
+malformed body, a bad proof, keys that sum to nothing); the table turns it into a verdict against
+that seat.  It never raises anything else on a peer's input.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -26,6 +29,9 @@ from p2pcards.games.rng import Rng
 
 Body = Any
 """A message body: plain values the wire's canonical msgpack carries (bytes, ints, str, lists)."""
+
+SourceFor = Callable[[bytes, str], deal.RandomSource]
+"""``source_for(prev, kind)``: the randomness of this seat's message of ``kind`` after head ``prev``."""
 
 
 class DealFault(Exception):
@@ -47,31 +53,32 @@ class Prelude:
 class HandDealer(Protocol):
     """One replica's dealer for one hand."""
 
+    holders: tuple[int, ...]
+    """The key-holding seats, ascending: every position's card is masked by their keys."""
+
     def prelude(self) -> list[Prelude]:
         """The steps before any card is dealt, in order."""
 
-    def contribute(self, kind: str, step: int) -> Body:
+    def contribute(self, kind: str, step: int, prev: bytes) -> Body:
         """This seat's body for a prelude step."""
 
     def accept(self, kind: str, step: int, contributions: Sequence[tuple[int, Body]]) -> None:
         """Check and take a sealed prelude step's bodies (in seat order); raise ``DealFault``."""
 
-    def make_shares(self, step: int, positions: Sequence[int]) -> Body:
+    def make_shares(self, step: int, prev: bytes, positions: Sequence[int]) -> Body:
         """This seat's decryption shares for ``positions``, with proofs, bound to ``step``."""
 
     def accept_shares(self, step: int, seat: int, positions: Sequence[int], body: Body) -> None:
         """Check ``seat``'s shares for ``positions`` (made at ``step``) and keep them."""
 
-    def open(self, position: int, sharers: Sequence[int], own: bool) -> Card:
-        """The card at ``position`` from the kept shares of ``sharers`` plus, if ``own``, this seat's
-        secret (a private deal).  Raises ``DealFault`` if the result is no card."""
-
-    def secret(self) -> bytes:
-        """This seat's secret for the hand (kept in the journal's secret file, to resume)."""
+    def open(self, position: int, own: bool) -> Card:
+        """The card at ``position`` from the kept shares of every other key holder plus, if ``own``,
+        this seat's secret (a private deal), else from every key holder's kept share.  Raises
+        ``DealFault`` if the result is no card."""
 
 
-DealerFactory = Callable[[int, int | None, int], HandDealer]
-"""``factory(hand, my_seat, n_seats)`` — a fresh dealer for each hand."""
+DealerFactory = Callable[[int, bytes, tuple[int, ...]], HandDealer]
+"""``factory(hand, start_head, holders)`` — a fresh dealer for one attempt at a hand."""
 
 
 # --------------------------------------------------------------------------- seeded
@@ -86,37 +93,35 @@ def seeded_deck(cards: Sequence[Card], seed: int, hand: int) -> list[Card]:
 class SeededDealer:
     """A known deck order per hand; shares are empty and always check."""
 
-    def __init__(self, cards: Sequence[Card], seed: int, hand: int) -> None:
+    def __init__(self, cards: Sequence[Card], seed: int, hand: int, holders: tuple[int, ...]) -> None:
         self._deck = seeded_deck(cards, seed, hand)
+        self.holders = holders
 
     def prelude(self) -> list[Prelude]:
         return []
 
-    def contribute(self, kind: str, step: int) -> Body:
+    def contribute(self, kind: str, step: int, prev: bytes) -> Body:
         raise AssertionError("a seeded deal has no prelude")
 
     def accept(self, kind: str, step: int, contributions: Sequence[tuple[int, Body]]) -> None:
         raise AssertionError("a seeded deal has no prelude")
 
-    def make_shares(self, step: int, positions: Sequence[int]) -> Body:
+    def make_shares(self, step: int, prev: bytes, positions: Sequence[int]) -> Body:
         return []
 
     def accept_shares(self, step: int, seat: int, positions: Sequence[int], body: Body) -> None:
         if body != [] and body != ():
             raise DealFault(seat, "sent shares in a seeded deal")
 
-    def open(self, position: int, sharers: Sequence[int], own: bool) -> Card:
+    def open(self, position: int, own: bool) -> Card:
         return self._deck[position]
-
-    def secret(self) -> bytes:
-        return b""
 
 
 # --------------------------------------------------------------------------- mental poker
 
 
 class MentalDealer:
-    """The mental-poker dealer of one replica for one hand (see ``p2pcards.deal``)."""
+    """The mental-poker dealer of one replica for one attempt at a hand (see ``p2pcards.deal``)."""
 
     def __init__(
         self,
@@ -124,23 +129,18 @@ class MentalDealer:
         cards: Sequence[Card],
         hand: int,
         seat: int | None,
-        n_seats: int,
+        holders: tuple[int, ...],
         *,
-        source: deal.RandomSource | None = None,
-        secret: bytes | None = None,
+        key: int | None = None,
+        source_for: SourceFor | None = None,
     ) -> None:
         self.game_id = game_id
         self.hand = hand
-        self.seat = seat
-        self.n = n_seats
-        self._source = source
+        self.seat = seat if seat in holders else None
+        self.holders = holders
+        self._source_for = source_for
         self._table = deal.card_table(list(cards))
-        if secret is not None:
-            self.key = hand_key_from_secret(int.from_bytes(secret, "big"))
-        elif source is not None:
-            self.key = deal.new_hand_key(source)
-        else:
-            self.key = deal.new_hand_key()
+        self.key = None if key is None or self.seat is None else hand_key_from_secret(key)
         self._commits: dict[int, bytes] = {}
         self._publics: dict[int, deal.Point] = {}
         self._joint: deal.Point | None = None
@@ -152,28 +152,28 @@ class MentalDealer:
     def _ctx(self, step: int, seat: int | None) -> deal.Context:
         return deal.Context(game_id=self.game_id, hand=self.hand, seat=seat, step=step)
 
-    def _kw(self) -> dict[str, Any]:
-        return {} if self._source is None else {"source": self._source}
+    def _source(self, prev: bytes, kind: str) -> dict[str, Any]:
+        return {} if self._source_for is None else {"source": self._source_for(prev, kind)}
 
-    # ---- prelude: key commitments, keys, one shuffle per seat
+    # ---- prelude: key commitments, keys, one shuffle per key holder
 
     def prelude(self) -> list[Prelude]:
-        everyone = tuple(range(self.n))
-        steps = [Prelude("key_commit", everyone), Prelude("key_reveal", everyone)]
-        steps += [Prelude("shuffle", (s,)) for s in range(self.n)]
+        steps = [Prelude("key_commit", self.holders), Prelude("key_reveal", self.holders)]
+        steps += [Prelude("shuffle", (s,)) for s in self.holders]
         return steps
 
-    def contribute(self, kind: str, step: int) -> Body:
+    def contribute(self, kind: str, step: int, prev: bytes) -> Body:
+        assert self.key is not None, "only a key holder contributes to the deal"
         ctx = self._ctx(step, self.seat)
         if kind == "key_commit":
             # The commitment binds the hand, not the step: the key is revealed one step later.
             return deal.key_commitment(self._ctx(0, self.seat), self.key.public)
         if kind == "key_reveal":
-            return deal.announce_key(ctx, self.key, **self._kw()).to_wire()
+            return deal.announce_key(ctx, self.key, **self._source(prev, kind)).to_wire()
         if kind == "shuffle":
             assert self._deck is not None and self._joint is not None
             deck_in = self._shuffles[-1][1].deck if self._shuffles else self._deck
-            return deal.shuffle(ctx, self._joint, deck_in, **self._kw()).to_wire()
+            return deal.shuffle(ctx, self._joint, deck_in, **self._source(prev, kind)).to_wire()
         raise AssertionError(f"no prelude step {kind}")
 
     def accept(self, kind: str, step: int, contributions: Sequence[tuple[int, Body]]) -> None:
@@ -183,9 +183,15 @@ class MentalDealer:
             except deal.DealError as exc:
                 raise DealFault(seat, str(exc)) from exc
         if kind == "key_reveal":
-            self._joint = deal.joint_key([self._publics[s] for s in range(self.n)])
-            self._deck = deal.initial_deck(self._table, self._joint)
-        elif kind == "shuffle" and len(self._shuffles) == self.n:
+            try:
+                self._joint = deal.joint_key([self._publics[s] for s in self.holders])
+                self._deck = deal.initial_deck(self._table, self._joint)
+            except deal.DealError as exc:
+                # Keys that sum to the identity: only possible if every key holder chose its key to
+                # cancel the others' (each key was committed before any was shown), so no honest
+                # seat is among them; the last key holder is named.
+                raise DealFault(self.holders[-1], f"the hand keys sum to no key: {exc}") from exc
+        elif kind == "shuffle" and len(self._shuffles) == len(self.holders):
             self._verify_shuffles()
 
     def _accept_one(self, kind: str, step: int, seat: int, body: Body) -> None:
@@ -220,10 +226,11 @@ class MentalDealer:
 
     # ---- shares
 
-    def make_shares(self, step: int, positions: Sequence[int]) -> Body:
-        assert self._deck is not None
+    def make_shares(self, step: int, prev: bytes, positions: Sequence[int]) -> Body:
+        assert self._deck is not None and self.key is not None
         ctx = self._ctx(step, self.seat)
-        return [deal.make_share(ctx, self.key, self._deck, p, **self._kw()).to_wire() for p in positions]
+        kw = self._source(prev, "shares")
+        return [deal.make_share(ctx, self.key, self._deck, p, **kw).to_wire() for p in positions]
 
     def accept_shares(self, step: int, seat: int, positions: Sequence[int], body: Body) -> None:
         assert self._deck is not None
@@ -241,23 +248,17 @@ class MentalDealer:
                 raise DealFault(seat, str(exc)) from exc
             self._shares.setdefault(p, {})[seat] = d
 
-    def open(self, position: int, sharers: Sequence[int], own: bool) -> Card:
+    def open(self, position: int, own: bool) -> Card:
         assert self._deck is not None
         held = self._shares.get(position, {})
-        shares = {s: held[s] for s in sharers}
+        mine = (self.seat, self.key) if own and self.seat is not None and self.key is not None else None
+        sharers = [s for s in self.holders if mine is None or s != mine[0]]
         try:
             return deal.open_card(
-                self._table,
-                self._deck[position],
-                shares,
-                self.n,
-                own=(self.seat, self.key) if own and self.seat is not None else None,
+                self._table, self._deck[position], {s: held[s] for s in sharers}, self.holders, own=mine
             )
-        except deal.DealError as exc:
+        except (deal.DealError, KeyError) as exc:
             raise DealFault(-1, f"position {position} does not open to a card: {exc}") from exc
-
-    def secret(self) -> bytes:
-        return int(self.key.secret).to_bytes(32, "big")
 
 
 def _count(body: object) -> int:
@@ -267,19 +268,22 @@ def _count(body: object) -> int:
 def mental_factory(
     game_id: bytes,
     cards: Sequence[Card],
+    seat: int | None,
     *,
-    source: deal.RandomSource | None = None,
-    secrets: Mapping[int, bytes] | None = None,
+    key_for: Callable[[int, bytes], int] | None = None,
+    source_for: SourceFor | None = None,
 ) -> DealerFactory:
-    def make(hand: int, seat: int | None, n: int) -> HandDealer:
-        secret = None if secrets is None else secrets.get(hand)
-        return MentalDealer(game_id, cards, hand, seat, n, source=source, secret=secret)
+    """``key_for(hand, start_head)``: this seat's deal key for that attempt (None for an observer)."""
+
+    def make(hand: int, start_head: bytes, holders: tuple[int, ...]) -> HandDealer:
+        key = None if key_for is None or seat not in holders else key_for(hand, start_head)
+        return MentalDealer(game_id, cards, hand, seat, holders, key=key, source_for=source_for)
 
     return make
 
 
 def seeded_factory(cards: Sequence[Card], seed: int) -> DealerFactory:
-    def make(hand: int, seat: int | None, n: int) -> HandDealer:
-        return SeededDealer(cards, seed, hand)
+    def make(hand: int, start_head: bytes, holders: tuple[int, ...]) -> HandDealer:
+        return SeededDealer(cards, seed, hand, holders)
 
     return make

@@ -8,11 +8,13 @@ from one table, or one set of options, to another.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from p2pcards import games
 from p2pcards.wire import DecodeError, EncodeError, decode, encode
+from p2pcards.wire.keys import weak_key_problem
 
 GENESIS_TAG = b"p2pcards/genesis/v1\x00"
 DEALERS = ("mental", "seeded")
@@ -56,8 +58,12 @@ class Genesis:
         for i, seat in enumerate(self.seats):
             if not isinstance(seat.key, bytes) or len(seat.key) != 32:
                 raise GenesisError(f"seat {i}'s identity key must be 32 bytes")
-            if not isinstance(seat.name, str) or not 1 <= len(seat.name) <= MAX_NAME:
-                raise GenesisError(f"seat {i}'s name must be 1 to {MAX_NAME} characters")
+            problem = weak_key_problem(seat.key)
+            if problem:
+                raise GenesisError(f"seat {i}'s identity key is unusable: {problem}")
+            problem = name_problem(seat.name) if isinstance(seat.name, str) else "a name is text"
+            if problem:
+                raise GenesisError(f"seat {i}'s name: {problem}")
         if len({s.key for s in self.seats}) != len(self.seats):
             raise GenesisError("two seats have the same identity key")
         if self.dealer not in DEALERS:
@@ -74,13 +80,13 @@ class Genesis:
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in entry)
             ):
                 raise GenesisError("each computer player is a pair [seat, runner seat]")
-            seat, runner = entry
-            if not (0 <= seat < len(self.seats) and 0 <= runner < len(self.seats)):
-                raise GenesisError(f"computer player [{seat}, {runner}] names a seat that does not exist")
-            if seat in seen:
-                raise GenesisError(f"seat {seat} is listed twice as a computer player")
-            seen.add(seat)
-        computer_seats = [seat for seat, _ in self.computers]
+            played, runner = entry
+            if not (0 <= played < len(self.seats) and 0 <= runner < len(self.seats)):
+                raise GenesisError(f"computer player [{played}, {runner}] names a seat that does not exist")
+            if played in seen:
+                raise GenesisError(f"seat {played} is listed twice as a computer player")
+            seen.add(played)
+        computer_seats = [played for played, _ in self.computers]
         if computer_seats != sorted(computer_seats):
             raise GenesisError("computer players are listed by ascending seat")
         if any(runner in seen for _, runner in self.computers):
@@ -147,6 +153,19 @@ class Genesis:
         if g.encode() != raw:
             raise GenesisError("the genesis is not in canonical form")
         return g
+
+
+def name_problem(name: str) -> str:
+    """Why ``name`` cannot be a seat's name ("" if it can): 1 to 40 Unicode code points, none of them a
+    control or format character (escape sequences, bidi overrides and the like would reach screens)."""
+    if not 1 <= len(name) <= MAX_NAME:
+        return f"a name has 1 to {MAX_NAME} characters, not {len(name)}"
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            return f"a name may not contain the character U+{ord(ch):04X}"
+    if name != name.strip():
+        return "a name does not start or end with a space"
+    return ""
 
 
 def make_genesis(

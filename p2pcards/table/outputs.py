@@ -1,15 +1,16 @@
 """What a table asks its shell to do, and what it tells the user interface.
 
-A shell (the LAN node, the simulated network) carries out the outputs of each call *in order*:
-``Persist``/``KeepSecret`` before the ``Send`` that follows them, so nothing a peer has said or
-accepted is lost if it is killed between two outputs.
+A shell (the LAN node, the simulated network, the offline room) carries out the outputs of each call
+*in order*: ``Persist``/``KeepSecret`` before the ``Send`` that follows them, so nothing a peer has
+said or accepted is lost if it is killed between two outputs.  Everything else is an event for the
+user interface; a shell that does not know an event kind ignores it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2pcards.games import AuditResult, HandState, View
+from p2pcards.games import AuditResult, HandState, Match, View
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,10 @@ class Persist:
 
 @dataclass(frozen=True)
 class KeepSecret:
-    """Keep this seat's secret for a hand (owner-only file) before any message that depends on it."""
+    """Keep this seat's secret (owner-only file) before any message that depends on it."""
 
     label: str
-    """``coin`` (the first-dealer coin) or ``hand N`` (that hand's deal key)."""
+    """``master``: the seat's one secret of the game, from which every other secret is derived."""
     secret: bytes
 
 
@@ -42,10 +43,17 @@ class KeepSecret:
 
 @dataclass(frozen=True)
 class StateChanged:
-    """The hand moved on: a step was applied."""
+    """The hand moved on: a step was applied (or an open dummy moved: no step of its own)."""
 
     step: int
     digest: bytes
+    hand: int = -1
+    kind: str = ""
+    """The step's message kind (``action``, ``share``, ``shuffle``, ...); ``dummy`` for a dummy's move."""
+    seats: tuple[int, ...] = ()
+    """Who contributed (the actor of an action)."""
+    text: str = ""
+    """An action's text form."""
 
 
 @dataclass(frozen=True)
@@ -76,24 +84,38 @@ class Rejected:
 
 @dataclass(frozen=True)
 class HandOver:
-    """A hand ended and was audited; ``state`` is its final (full-information where audited) state."""
+    """A hand ended and was audited; ``state`` is its final (full-information where audited) state.
+    The seats still sign the hand's seal; ``Sealed`` follows once every seal is in."""
 
     hand: int
     state: HandState
     audit: AuditResult
     summary: str
+    match: Match | None = None
+    """The match after this hand (scores, chips, the next dealer; ``over`` if it was the last)."""
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """Every seat still playing signed hand ``hand``'s result: nothing can change it any more."""
+
+    hand: int
+    seats: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class MatchOver:
     summary: str
+    abandoned: bool = False
+    """Ended by the last player at the table while the other was silent (a two-player match)."""
 
 
 @dataclass(frozen=True)
 class Fault:
-    """A seat broke the protocol or the rules.  Every honest replica reaches the same verdict from the
-    same log: the hand is void, the seat named, the match stopped; ``evidence`` is what proves it.
-    ``seat`` is -1 only where no seat can be blamed (a deal that does not fit its hand)."""
+    """A verdict: a seat broke the protocol or the rules (a cheater), or was voted silent.  Every honest
+    replica reaches the same verdicts from the same messages.  It voids hand ``hand`` (unless the
+    hand had already ended, then it applies from the next hand on) and the match goes on without the
+    seats named; ``evidence`` is what proves it.  ``seat`` is -1 only where no seat can be blamed."""
 
     seat: int
     step: int
@@ -101,27 +123,117 @@ class Fault:
     """equivocation | bad-message | illegal-action | renege | silent"""
     message: str
     evidence: tuple[bytes, ...] = field(default=(), repr=False)
+    hand: int = -1
+    seats: tuple[int, ...] = ()
+    """Every seat the verdict names (a vote may name several silent seats); ``seat`` is the first."""
 
     def describe(self) -> str:
         return f"seat {self.seat} at fault ({self.kind}) at step {self.step}: {self.message}"
 
 
+@dataclass(frozen=True)
+class HandVoid:
+    """Hand ``hand`` is void: it is dealt again, from its start, without the seats of ``verdicts``."""
+
+    hand: int
+    verdicts: tuple[Fault, ...]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays hand ``hand``: ``playing`` (key holders and movers), Spades' open ``dummies`` (their
+    cards dealt face up, their moves made by the replicated dummy policy) and the seats ``out``, each
+    with why (``silent``, ``cheat``; a seat out of chips is simply not playing)."""
+
+    hand: int
+    playing: tuple[int, ...]
+    dummies: tuple[int, ...]
+    out: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class SilentSeats:
+    """The table has waited ``waited_ms`` for ``seats`` at ``step``.  If ``ask`` is set, ask the person:
+    keep waiting, or go on without them (``Table.decide_silent``)?  Without an answer the table goes
+    on by itself at the local time ``auto_at``.  ``end_match``: only two players are left, so going
+    on means ending the match (it is recorded as abandoned)."""
+
+    step: int
+    seats: tuple[int, ...]
+    waited_ms: int
+    ask: bool
+    auto_at: int | None
+    end_match: bool = False
+
+
+@dataclass(frozen=True)
+class ReturnAsked:
+    """``seat``, voted out while it was silent, asks to play again; ask the person (``Table.admit``)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class VotesContradicted:
+    """Seats that voted ``named`` silent at ``step`` although their own later messages show they had
+    what they called missing.  Reported, never acted on."""
+
+    step: int
+    voters: tuple[int, ...]
+    named: tuple[int, ...]
+
+
 Output = (
-    Send | Persist | KeepSecret | StateChanged | YourTurn | Waiting | Rejected | HandOver | MatchOver | Fault
+    Send
+    | Persist
+    | KeepSecret
+    | StateChanged
+    | YourTurn
+    | Waiting
+    | Rejected
+    | HandOver
+    | Sealed
+    | MatchOver
+    | Fault
+    | HandVoid
+    | Seating
+    | SilentSeats
+    | ReturnAsked
+    | VotesContradicted
 )
-Event = StateChanged | YourTurn | Waiting | Rejected | HandOver | MatchOver | Fault
+Event = (
+    StateChanged
+    | YourTurn
+    | Waiting
+    | Rejected
+    | HandOver
+    | Sealed
+    | MatchOver
+    | Fault
+    | HandVoid
+    | Seating
+    | SilentSeats
+    | ReturnAsked
+    | VotesContradicted
+)
 
 __all__ = [
     "Event",
     "Fault",
     "HandOver",
+    "HandVoid",
     "KeepSecret",
     "MatchOver",
     "Output",
     "Persist",
     "Rejected",
+    "ReturnAsked",
+    "Sealed",
+    "Seating",
     "Send",
+    "SilentSeats",
     "StateChanged",
+    "VotesContradicted",
     "Waiting",
     "YourTurn",
 ]

@@ -1,51 +1,49 @@
 """One seat's replica of a game: a sans-IO state machine over the signed, hash-chained log.
 
-Feed it what arrives (``receive``), what its player decides (``local_action``) and the time
-(``tick``); each call returns the outputs its shell must carry out, in order (see ``outputs``).
-Everything replicated — whose turn it is, what must be revealed, the verdict on a cheat — is decided
-from the sealed steps of the log alone, so every honest replica decides the same.
+Feed it what arrives (``receive``), what its player decides (``local_action``, ``decide_silent``,
+``admit``) and the time (``tick``); each call returns the outputs its shell must carry out, in order
+(see ``outputs``).  Everything replicated — who plays, whose turn it is, what must be revealed, the
+verdict on a cheat — is a pure function of the messages the replica holds, so every honest replica
+that holds the same messages decides the same, whatever order they arrived in.
 
-The log of a game, step by step (each step one seat, or a round of several seats applied in seat
-order once complete):
+The log of a game:
 
-    genesis (all) · coin_commit (all) · coin_reveal (all)              -> the first dealer
-    per hand: the dealer's prelude (key_commit, key_reveal, shuffle x n)
-              then what the engine awaits, in turn:
-                a seat's move   -> action (that seat; it carries its shares for the cards it shows)
-                                   [+ reveal round if a shown position still lacks shares]
-                a Deal/Disclose/Reveal need -> share or reveal round (the seats whose shares are due)
-              at the end: audit round (shares opening every position the rules must check)
-              -> full-information replay, then settlement and the next hand
+    genesis (all) · coin_commit (all) · coin_reveal (all)          -> the first dealer
+    per hand: one or more *attempts* (see ``attempt``), each from its own first head:
+        the dealer's prelude, the engine's steps, the audit, then the seal (every seat still playing
+        signs the result).  Once every seal is in, the hand is final: nothing received later changes
+        it or anything before it.
+
+A verdict — a seat proved a cheater, or seats voted silent at the step that is open — voids the
+attempt being played (unless it already reached its seal: then it only excuses the seat from
+sealing) and the hand is dealt again without those seats.  Messages the replica receives are of
+three sorts (``protocol/WIRE.md``): *steps* of some attempt, *certificates* (votes, evidence,
+abandons, return requests; kept and relayed, never steps) and *transport* (catch-up).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import secrets as _os_secrets
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from p2pcards import deal
-from p2pcards.games import (
-    TERMINAL,
-    UNKNOWN,
-    Action,
-    ActionError,
-    Deal,
-    Disclose,
-    FulfilError,
-    GameError,
-    HandRecord,
-    HandState,
-    Match,
-    Reveal,
-)
+from p2pcards.games import ActionError, AuditResult, GameError, HandState, Match
+from p2pcards.table import bodies
 from p2pcards.table import outputs as out
-from p2pcards.table.dealers import DealerFactory, DealFault, HandDealer, mental_factory, seeded_factory
+from p2pcards.table.attempt import Attempt, DummyPolicy, Foul, Shared
+from p2pcards.table.dealers import DealerFactory, mental_factory, seeded_factory
 from p2pcards.table.genesis import Genesis
+from p2pcards.table.seating import CHEAT, RETURN, SILENT, Change, start_head
+from p2pcards.table.secrets import MASTER, MASTER_SIZE, SeatSecrets
 from p2pcards.wire import (
+    CERTIFICATE_KINDS,
+    TRANSPORT_KINDS,
     Chain,
     Duplicate,
     Envelope,
@@ -53,49 +51,84 @@ from p2pcards.wire import (
     Rejected,
     Sealed,
     SignedMessage,
-    Step,
+    WireError,
     authenticate,
+    conflicting,
+    initial_head,
     load_public_key,
+    seal_head,
     sign,
+    verify_evidence,
 )
 
 SecretSource = Callable[[int], bytes]
 
-AUDIT_HIDDEN_ZONES = frozenset({"discard", "mucked", "undealt", "talon", "deck"})
-"""Zones the audit never opens: discards and folded hands stay secret (and unplayed stock is irrelevant)."""
-
 RETRY_MS = 1_000
 """While waiting, how often to re-send our part of the open step and ask peers to catch us up."""
 
-MAX_FUTURE = 256
-"""Messages for later steps kept while catching up (beyond this, they are dropped and asked for again)."""
+UNPLACED_BYTES_PER_PEER = 1 << 20
+"""Signed messages that fit no step we know yet (a peer ahead of us) kept per sending peer, in bytes."""
+
+CATCHUP_INTERVAL_MS = 500
+"""A peer's catch-up requests are answered at most this often."""
+
+CATCHUP_RESPONSE_BYTES = 900 * 1024
+"""One catch-up answer carries at most this many bytes of messages (the peer asks again for more)."""
+
+CATCHUP_GRACE_MS = 3 * RETRY_MS
+"""After a restart, how long a seat waits for its peers' catch-up before it signs anything new."""
 
 
 @dataclass
-class _Expect:
-    """What the open step awaits: its kind, the seats, and for share rounds the positions each owes."""
+class _Boundary:
+    """The start of the first hand that is not final here."""
 
-    kind: str
+    hand: int
+    head: bytes
+    step: int
+    match: Match
+    carried: frozenset[Change]
+    out: dict[int, str]
+    """Seats out of the match before this hand, with why (``silent`` or ``cheat``)."""
+
+
+@dataclass
+class _Final:
+    """A hand every seat still playing sealed."""
+
+    hand: int
+    attempt: Attempt
+    payloads: list[bytes]
+
+
+@dataclass
+class _Asked:
+    """The person's answer about the seats silent at the open step."""
+
+    key: tuple[bytes, int]
     seats: tuple[int, ...]
-    owed: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    need: Any = None
+    since: int
+    go_on: bool | None = None
+    asked_at: int = -1
 
 
 @dataclass
-class _Hand:
-    number: int
-    state: HandState
-    dealer: HandDealer
-    prelude: list[str]
-    published: dict[int, int] = field(default_factory=dict)
-    """Position -> bitmask of the seats whose share of it is public (checked)."""
+class _Peer:
+    unplaced: OrderedDict[bytes, SignedMessage] = field(default_factory=OrderedDict)
+    """Authenticated messages that fit nothing yet, by payload hash, oldest first."""
+    unplaced_bytes: int = 0
+    served_at: int | None = None
+    asked_at: int | None = None
+    """When we last asked this peer to catch us up because it sent what we could not place."""
 
 
 class Table:
-    """One seat's replica.  Construct, call ``start()``, then feed it.
+    """One seat's replica.  Construct, call ``start()`` (or ``restore(journal)``), then feed it.
 
     With ``seat=None`` (and no identity) it is an *observer*: it contributes nothing and learns only
-    what is public — what ``p2pcards verify`` runs over a journal."""
+    what is public — what ``p2pcards verify`` runs over a journal.  ``person``: a person plays this
+    seat, so the table asks (``SilentSeats``) before it votes anyone silent; a computer seat decides
+    by itself."""
 
     def __init__(
         self,
@@ -106,6 +139,8 @@ class Table:
         source: SecretSource | None = None,
         secrets: Mapping[str, bytes] | None = None,
         dealer_factory: DealerFactory | None = None,
+        person: bool = False,
+        dummy_policy: DummyPolicy | None = None,
     ) -> None:
         self.genesis = genesis
         self.game_id = genesis.game_id
@@ -116,478 +151,453 @@ class Table:
         if (seat is None) != (identity is None):
             raise ValueError("a seat needs its identity key; an observer (seat None) has none")
         self.seat = seat
+        self.person = person
         self._identity = identity
         self._source = source
-        self._secrets: dict[str, bytes] = dict(secrets or {})
-        self._keys = {i: load_public_key(s.key) for i, s in enumerate(genesis.seats)}
-        self.chain = Chain(self.game_id, self._keys)
+        self._keys: dict[int, Ed25519PublicKey] = {
+            i: load_public_key(s.key) for i, s in enumerate(genesis.seats)
+        }
+        kept = dict(secrets or {})
+        self._master: bytes | None = kept.get(MASTER)
+        if self._master is not None and len(self._master) != MASTER_SIZE:
+            raise ValueError(f"the kept master secret is {len(self._master)} bytes, not {MASTER_SIZE}")
+        self._secrets: SeatSecrets | None = None
         self._given_factory = dealer_factory
-        if dealer_factory is not None:
-            self._dealer_factory = dealer_factory
-        elif genesis.dealer == "seeded":
-            self._dealer_factory = seeded_factory(self.rules.deck, genesis.seed)
-        else:
-            hand_secrets = {int(k.split()[1]): v for k, v in self._secrets.items() if k.startswith("hand ")}
-            kw: dict[str, Any] = {} if source is None else {"source": source}
-            self._dealer_factory = mental_factory(self.game_id, self.rules.deck, secrets=hand_secrets, **kw)
-        self.match: Match | None = None
-        self.hand: _Hand | None = None
-        self.hands_played: list[tuple[HandState, Any]] = []
-        self.fault: out.Fault | None = None
-        self.over = False
-        self._expect: _Expect | None = None
+        self._dealer_factory: DealerFactory | None = None
+        self._shared = Shared(
+            self.game_id,
+            self.rules,
+            self.n,
+            self._keys,
+            seat,
+            dummy_policy if dummy_policy is not None else _dummy_policy(genesis.game),
+        )
+        # ---- what the replica holds
+        self._by_key: dict[tuple[int, bytes, int], SignedMessage] = {}
+        """Every accepted step message by (step, prev, seat), across attempts."""
+        self._by_prev: dict[bytes, list[SignedMessage]] = {}
+        self._accepted: set[bytes] = set()
+        """Hashes of every accepted message's payload (only looked up, never iterated)."""
+        self._votes: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
+        self._abandons: dict[tuple[int, bytes], SignedMessage] = {}
+        self._returns: dict[int, SignedMessage] = {}
+        self._evidence: dict[int, tuple[bytes, ...]] = {}
+        """Per convicted seat, the payloads that prove it (a pair, or the evidence message)."""
+        self._cheaters: dict[int, out.Fault] = {}
+        self._peers: dict[int | None, _Peer] = {}
+        # ---- the derivation
+        self._setup = Chain(self.game_id, self._keys)
         self._coin_commits: dict[int, bytes] = {}
-        self._future: dict[tuple[int, int], bytes] = {}
-        self._seen: set[bytes] = set()
-        """Hashes of the payloads accepted so far (only ever looked up, never iterated)."""
-        self._votes: dict[int, dict[int, tuple[int, ...]]] = {}
-        """Per step, per voting seat, the seats it voted silent."""
-        self._vote_msgs: dict[int, dict[int, bytes]] = {}
-        self._voted_step = -1
+        self.match: Match | None = None
+        self._boundary: _Boundary | None = None
+        self._attempts: dict[bytes, Attempt] = {}
+        self.attempt: Attempt | None = None
+        self._path: list[Attempt] = []
+        self._finals: list[_Final] = []
+        self.hands_played: list[tuple[HandState, AuditResult]] = []
+        self.verdicts: list[out.Fault] = []
+        self._announced: set[tuple[Any, ...]] = set()
+        self.over = False
+        self.abandoned = False
+        self.stopped: out.Fault | None = None
+        """Set when the game cannot go on at all (a fault before the first hand, or one that no seat
+        can be blamed for)."""
+        # ---- local time and people
         self._now = 0
         self._since = 0
-        self._timeout = genesis.timeout_ms
+        self._open_key: tuple[bytes, int] | None = None
         self._last_retry = 0
-        self._out: list[out.Output] = []
-        self._turn_announced = -1
+        self._voted: set[tuple[bytes, int]] = set()
+        self._asked: _Asked | None = None
+        self._admit: dict[int, bool] = {}
+        self._return_asked: set[int] = set()
         self._restoring = False
-        self._pending_action: tuple[Action, tuple[int, ...], int] | None = None
+        self._catchup_until: int | None = None
+        self._inbox: deque[tuple[int | None, bytes | SignedMessage, int]] = deque()
+        """What is still to be looked at: (peer, payload or authenticated message, depth)."""
+        self._ended: Match | None = None
+        self._out: list[out.Output] = []
 
     # ================================================================ public API
 
     def start(self) -> list[out.Output]:
         """Open the first step and make this seat's first contribution."""
-        self._advance()
+        self._init_secrets()
+        self._derive()
         return self._flush()
 
     def restore(self, journal: Iterable[bytes]) -> list[out.Output]:
-        """Rebuild from this seat's journal (accepted messages in order), then resume: re-send this
-        seat's messages of the open step and ask every peer for what it missed.  Returns the verdicts
-        reached on the way (hands over with their audits, faults, refused frames) and what to send.
-        An observer (seat None) restored from any peer's journal is how a game is verified."""
-        self._replay(journal)
-        self._out = [
-            o for o in self._out if isinstance(o, (out.Fault, out.HandOver, out.MatchOver, out.Rejected))
-        ]
-        for msg in self.chain.pending:
-            if msg.seat == self.seat:
-                self._out.append(out.Send(msg.data))
-        for vote in self._vote_msgs.get(self.chain.step, {}).values():
-            self._out.append(out.Send(vote))
-        self._advance()
-        if self.seat is not None:
-            request = self._signed("catchup_request", {"after": self.chain.step - 1}, transport=True)
-            self._out.append(out.Send(request))
-        return self._flush()
-
-    def _replay(self, journal: Iterable[bytes]) -> None:
-        """Feed accepted messages without making or sending anything of our own."""
+        """Rebuild from this seat's journal (accepted messages in any order), then resume: re-send this
+        seat's messages of the open step and ask every peer for what it missed; nothing new is
+        signed until a peer answered (or ``CATCHUP_GRACE_MS`` passed), so a seat restored from an old
+        copy of its journal never says something different for a step it already spoke at.
+        Returns the verdicts reached on the way (hands over, faults, refused frames) and what to
+        send.  An observer (seat None) restored from any peer's journal is how a game is verified."""
+        self._init_secrets()
         self._restoring = True
         try:
-            self._advance()
+            self._settle()
             for payload in journal:
-                self._ingest(None, payload)
+                self._inbox.append((None, payload, 0))
+                self._settle(contribute=False)
         finally:
             self._restoring = False
+        self._out = [o for o in self._out if not isinstance(o, (out.Send, out.Persist, out.KeepSecret))]
+        if self.seat is not None:
+            self._catchup_until = self._now + CATCHUP_GRACE_MS
+            self._resend_open()
+            self._out.append(out.Send(self._catchup_request()))
+        self._settle()
+        return self._flush()
 
     def receive(self, peer: int | None, payload: bytes) -> list[out.Output]:
         """A frame payload from ``peer`` (a seat number, or None if unknown)."""
-        self._ingest(peer, payload)
+        self._inbox.append((peer, payload, 0))
+        self._settle()
         return self._flush()
 
     def local_action(self, text: str) -> list[out.Output]:
         """This seat's player chose ``text``; ``ActionError`` (and nothing sent) if it is not legal now."""
-        hand, exp = self.hand, self._expect
         if self.seat is None:
             raise ActionError("an observer does not play")
-        if self.fault is not None or self.over:
+        if self.over or self.stopped is not None:
             raise ActionError("the game is over")
-        if hand is None or exp is None or exp.kind != "action" or exp.seats != (self.seat,):
+        att = self.attempt
+        if att is None or self._catching_up():
             raise ActionError("it is not your turn")
-        state = hand.state
-        action = state.parse(text)
-        self._check_own(state, action)
-        positions = sorted(state.reveals(action))
-        due = [p for p in positions if not hand.published.get(p, 0) >> self.seat & 1]
-        body = {
-            "a": self.rules.action_text(action),
-            "pos": positions,
-            "shares": hand.dealer.make_shares(self.chain.step, due),
-        }
-        self._contribute("action", body)
+        body = att.action_body(text)
+        self._contribute("action", body, att.chain.step, att.chain.head)
+        self._settle()
         return self._flush()
 
-    def _check_own(self, state: HandState, action: Action) -> None:
-        """Refuse our own illegal move before anything is signed (the seat knows its own cards)."""
-        state.clone().apply(action)  # raises ActionError naming the legal moves; ``state`` is untouched
+    def decide_silent(self, go_on: bool) -> list[out.Output]:
+        """The person's answer to ``SilentSeats``: go on without the silent seats (the hand is void; in
+        a two-player match, the match ends), or keep waiting (asked again after another timeout)."""
+        asked = self._asked
+        if asked is not None:
+            asked.go_on = go_on
+            if not go_on:
+                asked.since = self._now
+                asked.asked_at = -1
+                asked.go_on = None
+        self._maybe_vote()
+        self._settle()
+        return self._flush()
+
+    def admit(self, seat: int, yes: bool) -> list[out.Output]:
+        """The person's answer to ``ReturnAsked``: the seat's return is signed with our next seal."""
+        self._admit[seat] = yes
+        return self._flush()
+
+    def ask_to_return(self) -> list[out.Output]:
+        """This seat was voted out: ask the seats still playing to deal it in again."""
+        if self.seat is not None and self.seat in self._out_seats() and self.seat not in self._cheaters:
+            self._certificate("return", {})
+            self._settle()
+        return self._flush()
 
     def tick(self, now: int) -> list[out.Output]:
-        """The local time in milliseconds.  A seat silent past the timeout gets a void vote from us."""
+        """The local time in milliseconds: retries, and votes when seats stay silent."""
         self._now = now
-        exp = self._expect
-        if exp is not None and self.fault is None and not self.over and self.seat is not None:
-            missing = tuple(sorted(self.chain.missing))
+        att = self.attempt
+        if self.seat is not None and not self.over and self.stopped is None:
+            missing = self._missing()
             if missing and now - self._last_retry >= RETRY_MS:
                 self._retry()
-            # A vote only after the missing seats had a retry's chance to answer, and only when the
-            # voters could form a majority: a seat cut off from the rest must not void the hand.
-            waited = now - self._since
-            if (
-                missing
-                and waited >= max(self._timeout, 2 * RETRY_MS)
-                and self._voted_step != self.chain.step
-                and self.seat not in missing
-                and 2 * (self.n - len(missing)) > self.n
-            ):
-                self._voted_step = self.chain.step
-                self._contribute_vote(missing)
+            if self._catchup_until is not None and now >= self._catchup_until:
+                self._catchup_until = None
+            if att is not None:
+                self._maybe_vote()
+            self._settle()
         return self._flush()
 
-    def _retry(self) -> None:
-        """Still waiting: say again what we said for this step and ask everyone for what we lack
-        (a frame lost on a link, or a peer that restarted, must not stall the game)."""
-        self._last_retry = self._now
-        for msg in self.chain.pending:
-            if msg.seat == self.seat:
-                self._out.append(out.Send(msg.data))
-        for vote in self._vote_msgs.get(self.chain.step, {}).values():
-            self._out.append(out.Send(vote))
-        self._out.append(
-            out.Send(self._signed("catchup_request", {"after": self.chain.step - 1}, transport=True))
-        )
+    # ---- reading the state
 
     @property
     def state(self) -> HandState | None:
-        return None if self.hand is None else self.hand.state
+        return None if self.attempt is None else self.attempt.state
+
+    @property
+    def fault(self) -> out.Fault | None:
+        """The verdict that stopped the game, if one did (see ``stopped``); every other verdict voids a
+        hand and the match goes on (see ``verdicts``)."""
+        return self.stopped
+
+    @property
+    def chain(self) -> Chain:
+        """The chain of the open attempt (the setup steps before the first hand)."""
+        return self._setup if self.attempt is None else self.attempt.chain
+
+    @property
+    def hand_number(self) -> int:
+        return -1 if self._boundary is None else self._boundary.hand
 
     @property
     def waiting_for(self) -> tuple[int, ...]:
-        return tuple(sorted(self.chain.missing))
+        return self._missing()
+
+    @property
+    def cheaters(self) -> tuple[int, ...]:
+        return tuple(sorted(self._cheaters))
+
+    @property
+    def seats_out(self) -> dict[int, str]:
+        """Seats that take no part in the hand being played, with why (``cheat``/``silent``)."""
+        return dict(sorted(self._out_seats().items()))
+
+    @property
+    def finals(self) -> list[tuple[int, Attempt]]:
+        """Every final hand, in order, with the attempt that played it."""
+        return [(f.hand, f.attempt) for f in self._finals]
+
+    @property
+    def attempts_path(self) -> list[Attempt]:
+        """The attempts at the hand being played, in the order the verdicts led through them."""
+        return list(self._path)
+
+    def votes_held(self) -> list[SignedMessage]:
+        return [v for key in sorted(self._votes) for _, v in sorted(self._votes[key].items())]
 
     def digest(self) -> bytes:
-        """What every honest replica agrees on: the log head, the hand's digest and any verdict."""
-        h = hashlib.sha256(b"p2pcards/table/v1")
-        h.update(self.chain.head)
-        h.update(b"" if self.hand is None else self.hand.state.digest())
-        h.update(
-            b"" if self.fault is None else f"{self.fault.seat}:{self.fault.step}:{self.fault.kind}".encode()
-        )
+        """What every honest replica agrees on: the final hands, the attempt being played and its
+        state, the seats out and the end of the match."""
+        h = hashlib.sha256(b"p2pcards/table/v2")
+        for final in self._finals:
+            h.update(final.attempt.seal_prev)
+        if self._boundary is not None:
+            h.update(self._boundary.head)
+        if self.attempt is not None:
+            h.update(self.attempt.digest())
+        else:
+            h.update(self._setup.head)
+        h.update(repr(sorted(self._out_seats().items())).encode())
+        h.update(b"over" if self.over else b"")
+        h.update(b"abandoned" if self.abandoned else b"")
+        h.update(b"" if self.stopped is None else f"{self.stopped.seat}:{self.stopped.kind}".encode())
         return h.digest()
 
-    # ================================================================ ingestion
+    # ================================================================ secrets
 
-    def _ingest(self, peer: int | None, payload: bytes) -> None:
-        # Every message reaches us once from its author and once more from each relaying peer: a copy
-        # of bytes we already accepted needs no second signature check.
-        fingerprint = hashlib.sha256(payload).digest()
-        if fingerprint in self._seen:
-            return
-        verdict = authenticate(payload, game_id=self.game_id, keys=self._keys)
-        if isinstance(verdict, Rejected):
-            self._out.append(out.Rejected(peer, str(verdict.reason), verdict.detail))
-            return
-        msg = verdict.message
-        if msg.kind == "catchup_request":
-            self._serve_catchup(peer, msg)
-            return
-        if msg.kind == "catchup_response":
-            for raw in _frames_of(msg.body):
-                self._ingest(peer, raw)
-            return
-        if msg.kind == "void_vote":
-            self._take_vote(peer, msg)
-            return
-        if self.fault is not None or self.over:
-            # A finished or stopped game still learns of equivocation (it may move the cut earlier).
-            if msg.step < self.chain.step:
-                outcome = self.chain.offer(msg, authenticated=True)
-                if isinstance(outcome, Equivocation):
-                    self._equivocation(outcome)
-            return
-        if msg.step > self.chain.step:
-            self._hold_future(peer, msg)
-            return
-        outcome = self.chain.offer(msg, authenticated=True)
-        if isinstance(outcome, Duplicate):
-            return
-        if isinstance(outcome, Equivocation):
-            self._equivocation(outcome)
-            return
-        if isinstance(outcome, Rejected):
-            self._out.append(out.Rejected(peer, str(outcome.reason), outcome.detail))
-            return
-        self._accepted(msg, own=msg.seat == self.seat)
-        if isinstance(outcome, Sealed):
-            self._apply_step(outcome.step)
-            self._advance()
-            self._drain_future()
-
-    def _accepted(self, msg: SignedMessage, *, own: bool) -> None:
-        self._seen.add(hashlib.sha256(msg.data).digest())
-        if not self._restoring:
-            self._out.append(out.Persist(msg.data, own=own))
-            self._out.append(out.Send(msg.data))  # the author's first send, or our relay of it
-
-    def _hold_future(self, peer: int | None, msg: SignedMessage) -> None:
-        key = (msg.step, msg.seat)
-        if key in self._future:
-            return
-        if len(self._future) >= MAX_FUTURE:
-            return
-        self._future[key] = msg.data
-        if peer is not None and not self._restoring and self.seat is not None:
-            request = self._signed("catchup_request", {"after": self.chain.step - 1}, transport=True)
-            self._out.append(out.Send(request, to=peer))
-
-    def _drain_future(self) -> None:
-        while self.fault is None and not self.over:
-            ready = sorted(k for k in self._future if k[0] <= self.chain.step)
-            if not ready:
-                return
-            for key in ready:
-                payload = self._future.pop(key)
-                if self.fault is None and not self.over:
-                    self._ingest(None, payload)
-
-    def _serve_catchup(self, peer: int | None, msg: SignedMessage) -> None:
-        body = msg.body
-        after = body.get("after") if isinstance(body, dict) else None
-        if not isinstance(after, int) or after < -1 or self._restoring:
-            return
-        frames = [m.data for m in self.chain.messages_after(after)]
-        if self.fault is not None:
-            # A stopped replica must still pass on why it stopped: a peer that missed the evidence
-            # would otherwise wait for it forever.
-            frames += list(self.fault.evidence)
-        frames += [
-            votes[s]
-            for step in sorted(self._vote_msgs)
-            for votes in [self._vote_msgs[step]]
-            for s in sorted(votes)
-        ]
-        batch: list[bytes] = []
-        size = 0
-        for raw in frames:
-            if size + len(raw) > 900 * 1024 and batch:
-                self._out.append(
-                    out.Send(
-                        self._signed("catchup_response", {"msgs": batch}, transport=True),
-                        to=msg.seat if peer is None else peer,
-                    )
+    def _init_secrets(self) -> None:
+        if self.seat is None or self._secrets is not None:
+            pass
+        elif self._master is None:
+            self._master = self._random(MASTER_SIZE)
+            self._out.append(out.KeepSecret(MASTER, self._master))
+        if self.seat is not None and self._master is not None and self._secrets is None:
+            self._secrets = SeatSecrets(self._master, self.game_id)
+        if self._dealer_factory is None:
+            if self._given_factory is not None:
+                self._dealer_factory = self._given_factory
+            elif self.genesis.dealer == "seeded":
+                self._dealer_factory = seeded_factory(self.rules.deck, self.genesis.seed)
+            else:
+                s = self._secrets
+                self._dealer_factory = mental_factory(
+                    self.game_id,
+                    self.rules.deck,
+                    self.seat,
+                    key_for=None if s is None else s.hand_key,
+                    source_for=None if s is None else s.source,
                 )
-                batch, size = [], 0
-            batch.append(raw)
-            size += len(raw) + 8
-        if batch:
-            self._out.append(
-                out.Send(
-                    self._signed("catchup_response", {"msgs": batch}, transport=True),
-                    to=msg.seat if peer is None else peer,
-                )
-            )
-
-    # ================================================================ making our messages
-
-    def _signed(self, kind: str, body: Any, *, transport: bool = False) -> bytes:
-        assert self.seat is not None and self._identity is not None, "an observer signs nothing"
-        env = Envelope(
-            game_id=self.game_id,
-            step=0 if transport else self.chain.step,
-            seat=self.seat,
-            prev=self.chain.head,
-            kind=kind,
-            body=body,
-        )
-        return sign(env, self._identity).data
-
-    def _contribute(self, kind: str, body: Any) -> None:
-        payload = self._signed(kind, body)
-        self._ingest(self.seat, payload)
-
-    def _contribute_vote(self, silent: tuple[int, ...]) -> None:
-        payload = self._signed("void_vote", {"silent": list(silent)})
-        self._ingest(self.seat, payload)
 
     def _random(self, n: int) -> bytes:
         if self._source is not None:
             return self._source(n)
-        import secrets as _secrets  # the OS's randomness, only where no source was injected
+        return _os_secrets.token_bytes(n)
 
-        return _secrets.token_bytes(n)
+    # ================================================================ ingestion
 
-    def _keep(self, label: str, value: bytes) -> None:
-        if self._secrets.get(label) != value:
-            self._secrets[label] = value
-            self._out.append(out.KeepSecret(label, value))
-
-    # ================================================================ advancing
-
-    def _advance(self) -> None:
-        """Open the next step if none is open, and contribute to it if this seat is due."""
-        if self.fault is None and not self.over and self._expect is None:
-            try:
-                exp = self._next_expectation()
-            except _Foul as foul:
-                self._set_fault(out.Fault(foul.seat, self.chain.step, foul.kind, foul.message))
+    def _settle(self, *, contribute: bool = True) -> None:
+        """Look at everything received, bring the derivation up to date, contribute what is due; again,
+        until nothing moves.  A loop, never a recursion: no input can exhaust the stack."""
+        for _ in range(1_000_000):
+            while self._inbox:
+                peer, item, depth = self._inbox.popleft()
+                self._ingest(peer, item, depth=depth)
+            self._derive(contribute=contribute)
+            if not self._inbox:
                 return
-            if exp is None:
-                return
-            self._expect = exp
-            self.chain.expect(exp.seats)
-            self._since = self._now
-            self._out.append(out.Waiting(self.chain.step, exp.seats, self._now))
-        exp = self._expect
-        if exp is None or self._restoring or self.seat is None or self.seat not in exp.seats:
-            return
-        if self.chain.lookup(self.chain.step, self.seat) is None:
-            self._make_contribution(exp)
 
-    def _next_expectation(self) -> _Expect | None:
-        everyone = tuple(range(self.n))
-        step = self.chain.step
-        if step == 0:
-            return _Expect("genesis", everyone)
-        if step == 1:
-            return _Expect("coin_commit", everyone)
-        if step == 2:
-            return _Expect("coin_reveal", everyone)
-        hand = self.hand
-        if hand is None:
-            return None
-        if self._pending_action is not None:
-            _, positions, _ = self._pending_action
-            owed = self._owed(hand, positions, everyone)
-            return _Expect("reveal", tuple(sorted(owed)), owed)
-        if hand.prelude:
-            kind = hand.prelude[0]
-            seats = hand.dealer.prelude()[len(hand.dealer.prelude()) - len(hand.prelude)].seats
-            return _Expect(kind, seats)
-        state = hand.state
-        while True:
-            to_act = state.to_act
-            if to_act >= 0:
-                return _Expect("action", (to_act,))
-            if to_act == TERMINAL:
-                owed = self._owed(hand, self._audit_positions(state), everyone)
-                if not owed:
-                    self._finish_hand()
-                    return None if (self.over or self.fault is not None) else self._next_expectation()
-                return _Expect("audit", tuple(sorted(owed)), owed)
-            need = state.need
-            owed = self._need_round(hand, need)
-            if owed:
-                return _Expect(
-                    "reveal" if isinstance(need, Reveal) else "share", tuple(sorted(owed)), owed, need
-                )
-            self._fulfil(hand, need)
-
-    def _need_round(self, hand: _Hand, need: Any) -> dict[int, tuple[int, ...]]:
-        """Who must publish which shares before ``need`` can be fulfilled (shares already public are
-        never asked for twice)."""
-        if isinstance(need, Deal):
-            if not need.disclose:
-                return {}
-            owed: dict[int, list[int]] = {}
-            for owner, positions in need.hands:
-                for j in range(self.n):
-                    if j != owner:
-                        owed.setdefault(j, []).extend(positions)
-            return self._unpublished(hand, owed)
-        if isinstance(need, Disclose):
-            return self._unpublished(hand, {j: list(need.positions) for j in range(self.n) if j != need.seat})
-        assert isinstance(need, Reveal)
-        return self._unpublished(hand, {j: list(need.positions) for j in range(self.n)})
-
-    def _owed(
-        self, hand: _Hand, positions: Sequence[int], seats: Iterable[int]
-    ) -> dict[int, tuple[int, ...]]:
-        return self._unpublished(hand, {j: list(positions) for j in seats})
-
-    @staticmethod
-    def _unpublished(hand: _Hand, owed: Mapping[int, Sequence[int]]) -> dict[int, tuple[int, ...]]:
-        result: dict[int, tuple[int, ...]] = {}
-        for seat in sorted(owed):
-            due = tuple(sorted(p for p in set(owed[seat]) if not hand.published.get(p, 0) >> seat & 1))
-            if due:
-                result[seat] = due
-        return result
-
-    def _audit_positions(self, state: HandState) -> list[int]:
-        return sorted(p for name, ps in state.zones() if name not in AUDIT_HIDDEN_ZONES for p in ps)
-
-    def _make_contribution(self, exp: _Expect) -> None:
-        assert self.seat is not None
-        step = self.chain.step
-        if exp.kind == "genesis":
-            self._contribute("genesis", self.genesis.encode())
-        elif exp.kind == "coin_commit":
-            rho = self._secrets.get("coin") or self._coin_secret()
-            self._keep("coin", rho)
-            self._contribute("coin_commit", deal.coin_commitment(self._coin_ctx(self.seat), rho))
-        elif exp.kind == "coin_reveal":
-            self._contribute("coin_reveal", self._secrets["coin"])
-        elif exp.kind in ("share", "reveal", "audit"):
-            assert self.hand is not None
-            positions = exp.owed[self.seat]
-            self._contribute(exp.kind, {"shares": self.hand.dealer.make_shares(step, positions)})
-        elif exp.kind == "action":
-            assert self.hand is not None
-            if self._turn_announced != step and not self._restoring:
-                self._turn_announced = step
-                self._out.append(out.YourTurn(self.hand.number, self.hand.state.view(self.seat)))
+    def _ingest(self, peer: int | None, item: bytes | SignedMessage, *, depth: int) -> None:
+        if isinstance(item, SignedMessage):
+            msg = item  # a message authenticated when it first arrived, held until it fitted
         else:
-            assert self.hand is not None
-            hand = self.hand
-            if exp.kind == "key_commit":
-                self._keep(f"hand {hand.number}", hand.dealer.secret())
-            self._contribute(exp.kind, hand.dealer.contribute(exp.kind, step))
-
-    def _coin_secret(self) -> bytes:
-        if self.genesis.dealer == "seeded":
-            return hashlib.sha256(f"p2pcards/seeded-coin/{self.genesis.seed}/{self.seat}".encode()).digest()
-        return self._random(32)
-
-    def _coin_ctx(self, seat: int | None) -> deal.Context:
-        return deal.Context(game_id=self.game_id, hand=0, seat=seat, step=1)
-
-    # ================================================================ applying sealed steps
-
-    def _apply_step(self, step: Step) -> None:
-        exp = self._expect
-        assert exp is not None
-        self._expect = None
-        try:
-            self._apply(exp, step)
-        except _Foul as foul:
-            self._set_fault(
-                out.Fault(
-                    foul.seat,
-                    step.number,
-                    foul.kind,
-                    foul.message,
-                    tuple(m.data for m in step.messages if m.seat == foul.seat),
-                )
-            )
+            # Every message reaches us once from its author and once more from each relaying peer:
+            # a copy of bytes we already accepted costs one hash, no decoding, no signature check.
+            fingerprint = hashlib.sha256(item).digest()
+            if fingerprint in self._accepted:
+                return
+            verdict = authenticate(item, game_id=self.game_id, keys=self._keys)
+            if isinstance(verdict, Rejected):
+                self._reject(peer, str(verdict.reason), verdict.detail)
+                return
+            msg = verdict.message
+        kind = msg.kind
+        if kind in TRANSPORT_KINDS:
+            if depth > 0:
+                self._reject(peer, "nested", f"a {kind} inside a catch-up answer")
+            elif kind == "catchup_request":
+                self._serve_catchup(peer, msg)
+            else:
+                self._take_catchup(peer, msg)
             return
-        self._out.append(out.StateChanged(step.number, self.digest()))
+        if kind in CERTIFICATE_KINDS:
+            self._take_certificate(peer, msg)
+            return
+        self._take_step(peer, msg)
 
-    def _apply(self, exp: _Expect, step: Step) -> None:
-        msgs = step.messages
+    def _reject(self, peer: int | None, reason: str, detail: str = "") -> None:
+        self._out.append(out.Rejected(peer, reason, detail))
+
+    def _keep(self, msg: SignedMessage, *, own: bool) -> None:
+        """Journal an accepted message and relay it (the author's first send, or our relay of it)."""
+        self._accepted.add(hashlib.sha256(msg.data).digest())
+        if not self._restoring:
+            self._out.append(out.Persist(msg.data, own=own))
+            self._out.append(out.Send(msg.data))
+
+    # ---- steps
+
+    def _take_step(self, peer: int | None, msg: SignedMessage) -> None:
+        key = (msg.step, msg.prev, msg.seat)
+        held = self._by_key.get(key)
+        if held is not None:
+            if held.hash != msg.hash and conflicting(held, msg):
+                self._equivocation(Equivocation.of(held, msg))
+            return
+        target = self._attempt_at(msg.step, msg.prev)
+        if target is None:
+            if self.attempt is None and msg.step < 3:
+                self._take_setup(peer, msg)
+            elif self._is_past(msg):
+                self._reject(peer, "old step", f"step {msg.step}")
+            else:
+                self._hold(peer, msg)
+            return
+        outcome = target.offer(msg)
+        if isinstance(outcome, Rejected):
+            self._reject(peer, str(outcome.reason), outcome.detail)
+            return
+        if isinstance(outcome, Equivocation):
+            self._equivocation(outcome)
+            return
+        if isinstance(outcome, Duplicate):
+            return
+        self._store(msg)
+        self._keep(msg, own=msg.seat == self.seat)
+        self._feed(target)
+
+    def _store(self, msg: SignedMessage) -> None:
+        self._by_key[(msg.step, msg.prev, msg.seat)] = msg
+        self._by_prev.setdefault(msg.prev, []).append(msg)
+
+    def _attempt_at(self, step: int, prev: bytes) -> Attempt | None:
+        """The live attempt whose open step is ``step`` after head ``prev``."""
+        for att in self._attempts.values():
+            if att.step == step and att.head == prev and att.fault is None:
+                return att
+        return None
+
+    def _is_past(self, msg: SignedMessage) -> bool:
+        b = self._boundary
+        return b is not None and msg.step < b.step
+
+    def _feed(self, att: Attempt) -> None:
+        """Offer ``att`` every held message that follows its head, until it stops moving; then queue
+        the messages kept because they fitted nothing before and fit it now."""
+        while att.fault is None:
+            before = (att.step, att.head, len(att.seals))
+            for msg in list(self._by_prev.get(att.head, ())):
+                if msg.step == att.step and not att.holds(msg.step, msg.seat):
+                    att.offer(msg)
+            if (att.step, att.head, len(att.seals)) == before:
+                break
+        self._requeue(
+            lambda m: (
+                (m.step == att.step and m.prev == att.head)
+                or (m.kind in CERTIFICATE_KINDS and att.head_before(m.step) == m.prev)
+            )
+        )
+
+    def _requeue(self, fits: Callable[[SignedMessage], bool]) -> None:
+        for peer, state in self._peers.items():
+            for fingerprint, msg in list(state.unplaced.items()):
+                if fits(msg):
+                    del state.unplaced[fingerprint]
+                    state.unplaced_bytes -= len(msg.data)
+                    self._inbox.append((peer, msg, 1))
+
+    def _hold(self, peer: int | None, msg: SignedMessage) -> None:
+        """A message that fits no step we know: a peer is ahead of us.  Kept, within a byte budget per
+        peer (oldest dropped first), and offered again once it fits."""
+        state = self._peers.setdefault(peer, _Peer())
+        fingerprint = hashlib.sha256(msg.data).digest()
+        if fingerprint in state.unplaced or len(msg.data) > UNPLACED_BYTES_PER_PEER:
+            return
+        state.unplaced[fingerprint] = msg
+        state.unplaced_bytes += len(msg.data)
+        while state.unplaced_bytes > UNPLACED_BYTES_PER_PEER:
+            _, dropped = state.unplaced.popitem(last=False)
+            state.unplaced_bytes -= len(dropped.data)
+        if peer is None or self._restoring or self.seat is None:
+            return
+        if state.asked_at is None or self._now - state.asked_at >= RETRY_MS:
+            state.asked_at = self._now
+            self._out.append(out.Send(self._catchup_request(), to=peer))
+
+    # ---- the setup steps: genesis and the first-dealer coin
+
+    def _take_setup(self, peer: int | None, msg: SignedMessage) -> None:
+        outcome = self._setup.offer(msg, authenticated=True)
+        if isinstance(outcome, Rejected):
+            if outcome.reason == "future step" or outcome.reason == "not awaited":
+                self._hold(peer, msg)
+            else:
+                self._reject(peer, str(outcome.reason), outcome.detail)
+            return
+        if isinstance(outcome, Equivocation):
+            self._equivocation(outcome)
+            return
+        if isinstance(outcome, Duplicate):
+            return
+        self._store(msg)
+        self._keep(msg, own=msg.seat == self.seat)
+        if isinstance(outcome, Sealed):
+            step = self._setup.step
+            self._requeue(lambda m: m.step == step)
+            try:
+                self._apply_setup(outcome.step.number, outcome.step.messages)
+            except Foul as foul:
+                evidence = tuple(m.data for m in outcome.step.messages if m.seat == foul.seat)
+                self._stop(
+                    out.Fault(
+                        foul.seat,
+                        outcome.step.number,
+                        foul.kind,
+                        foul.message,
+                        evidence,
+                        hand=-1,
+                        seats=(foul.seat,),
+                    )
+                )
+
+    def _apply_setup(self, step: int, msgs: tuple[SignedMessage, ...]) -> None:
+        kinds = ("genesis", "coin_commit", "coin_reveal")
         for m in msgs:
-            if m.kind != exp.kind:
-                raise _Foul(m.seat, "bad-message", f"sent {m.kind!r} where {exp.kind!r} was due")
-        if exp.kind == "genesis":
+            if m.kind != kinds[step]:
+                raise Foul(m.seat, "bad-message", f"sent {m.kind!r} where {kinds[step]!r} was due")
+        if step == 0:
             for m in msgs:
                 if m.body != self.genesis.encode():
-                    raise _Foul(m.seat, "bad-message", "signed another genesis")
-            return
-        if exp.kind == "coin_commit":
+                    raise Foul(m.seat, "bad-message", "signed another genesis")
+        elif step == 1:
             for m in msgs:
-                if not isinstance(m.body, bytes) or len(m.body) != 32:
-                    raise _Foul(m.seat, "bad-message", "a coin commitment is 32 bytes")
-                self._coin_commits[m.seat] = m.body
-            return
-        if exp.kind == "coin_reveal":
+                try:
+                    self._coin_commits[m.seat] = bodies.bytes32(m.body, "a coin commitment")
+                except bodies.BodyError as exc:
+                    raise Foul(m.seat, "bad-message", str(exc)) from exc
+        else:
             reveals = []
             for m in msgs:
                 try:
@@ -595,254 +605,731 @@ class Table:
                         deal.verify_coin_reveal(self._coin_ctx(m.seat), self._coin_commits[m.seat], m.body)
                     )
                 except deal.DealError as exc:
-                    raise _Foul(m.seat, "bad-message", str(exc)) from exc
+                    raise Foul(m.seat, "bad-message", str(exc)) from exc
             coin = deal.coin_value(self._coin_ctx(None), reveals)
-            self.match = self.rules.new_match(deal.coin_below(coin, self.n, b"first dealer"))
-            self._new_hand()
+            first_dealer = deal.coin_below(coin, self.n, b"first dealer")
+            self.match = self.rules.new_match(first_dealer)
+            self._boundary = _Boundary(0, self._setup.head, self._setup.step, self.match, frozenset(), {})
+
+    def _coin_ctx(self, seat: int | None) -> deal.Context:
+        return deal.Context(game_id=self.game_id, hand=0, seat=seat, step=1)
+
+    # ---- certificates
+
+    def _take_certificate(self, peer: int | None, msg: SignedMessage) -> None:
+        if msg.kind == "evidence":
+            self._take_evidence(peer, msg)
             return
-        hand = self.hand
-        assert hand is not None
-        if exp.kind in ("key_commit", "key_reveal", "shuffle"):
-            try:
-                hand.dealer.accept(exp.kind, step.number, [(m.seat, m.body) for m in msgs])
-            except DealFault as exc:
-                raise _Foul(exc.seat, "bad-message", str(exc)) from exc
-            hand.prelude.pop(0)
+        if msg.kind == "return":
+            self._take_return(peer, msg)
             return
-        if exp.kind in ("share", "reveal", "audit"):
-            for m in msgs:
-                self._take_shares(hand, step.number, m.seat, exp.owed[m.seat], _shares_of(m.body, m.seat))
-            if exp.kind == "audit":
-                self._finish_hand()
-            elif exp.kind == "reveal" and exp.need is None:
-                self._apply_pending_action(hand)
+        att = self._attempt_with_step(msg.step, msg.prev)
+        if att is None:
+            if self._is_past(msg) or self.over:
+                self._reject(peer, "bad vote", f"{msg.kind} for step {msg.step} of a hand that is final")
             else:
-                self._fulfil(hand, exp.need)
+                self._hold(peer, msg)
             return
-        assert exp.kind == "action"
-        (m,) = msgs
-        self._take_action(hand, step.number, m)
-
-    def _take_shares(self, hand: _Hand, step: int, seat: int, positions: Sequence[int], body: Any) -> None:
-        try:
-            hand.dealer.accept_shares(step, seat, positions, body)
-        except DealFault as exc:
-            raise _Foul(seat, "bad-message", str(exc)) from exc
-        for p in positions:
-            hand.published[p] = hand.published.get(p, 0) | 1 << seat
-
-    def _fulfil(self, hand: _Hand, need: Any) -> None:
-        values: dict[int, int] = {}
-        everyone = (1 << self.n) - 1
-        if isinstance(need, Deal):
-            if need.disclose:
-                for owner, positions in need.hands:
-                    if owner == self.seat:
-                        others = [j for j in range(self.n) if j != self.seat]
-                        for p in positions:
-                            values[p] = self._open(hand, p, others, own=True)
-        elif isinstance(need, Disclose):
-            if need.seat == self.seat:
-                others = [j for j in range(self.n) if j != self.seat]
-                for p in need.positions:
-                    values[p] = self._open(hand, p, others, own=True)
+        if msg.kind == "void_vote":
+            self._take_vote(peer, msg, att)
         else:
-            assert isinstance(need, Reveal)
-            for p in need.positions:
-                assert hand.published.get(p, 0) == everyone
-                values[p] = self._open(hand, p, list(range(self.n)), own=False)
-        try:
-            hand.state.fulfil(values)
-        except FulfilError as exc:
-            # Only a dealer that produced a duplicate card could get here: the deck itself is wrong.
-            raise _Foul(-1, "bad-message", f"the deal does not fit the hand: {exc}") from exc
+            self._take_abandon(peer, msg, att)
 
-    def _open(self, hand: _Hand, position: int, sharers: Sequence[int], *, own: bool) -> int:
-        try:
-            return hand.dealer.open(position, sharers, own)
-        except DealFault as exc:
-            # Every share was proved correct, so a position that opens to no card means the deck was
-            # built wrong before the shuffles, which every replica recomputed: it cannot happen.
-            raise _Foul(-1, "bad-message", str(exc)) from exc
-
-    def _take_action(self, hand: _Hand, step: int, m: SignedMessage) -> None:
-        body = m.body
-        text = body.get("a") if isinstance(body, dict) else None
-        raw_positions = body.get("pos") if isinstance(body, dict) else None
-        if not isinstance(text, str) or not isinstance(raw_positions, tuple) or not isinstance(body, dict):
-            raise _Foul(m.seat, "bad-message", "an action is {a: text, pos: [...], shares: [...]}")
-        positions = tuple(p for p in raw_positions if isinstance(p, int) and not isinstance(p, bool))
-        if len(positions) != len(raw_positions) or list(positions) != sorted(set(positions)):
-            raise _Foul(m.seat, "bad-message", "the positions an action shows are distinct and ascending")
-        if not set(positions) <= set(_hand_positions(hand.state, m.seat)):
-            raise _Foul(m.seat, "illegal-action", "tried to show a card that is not in its hand")
-        try:
-            action = self.rules.parse_action(text)
-        except ActionError as exc:
-            raise _Foul(m.seat, "illegal-action", str(exc)) from exc
-        due = [p for p in positions if not hand.published.get(p, 0) >> m.seat & 1]
-        self._take_shares(hand, step, m.seat, due, body.get("shares"))
-        self._pending_action = (action, positions, m.seat)
-        if not self._owed(hand, positions, range(self.n)):
-            self._apply_pending_action(hand)
-
-    def _apply_pending_action(self, hand: _Hand) -> None:
-        assert self._pending_action is not None
-        action, positions, seat = self._pending_action
-        self._pending_action = None
-        state = hand.state
-        for p in positions:
-            card = self._open(hand, p, list(range(self.n)), own=False)
-            try:
-                state.observe(p, card)
-            except FulfilError as exc:
-                raise _Foul(seat, "illegal-action", str(exc)) from exc
-        try:
-            expected = tuple(sorted(state.reveals(action)))
-        except GameError as exc:
-            raise _Foul(seat, "illegal-action", str(exc)) from exc
-        if expected != tuple(sorted(positions)):
-            raise _Foul(
-                seat,
-                "illegal-action",
-                f"showed positions {sorted(positions)} for "
-                f"{self.rules.action_text(action)!r}, which shows {list(expected)}",
-            )
-        try:
-            state.apply(action)
-        except ActionError as exc:
-            raise _Foul(
-                seat, "illegal-action", exc.reason if exc.rule is None else f"{exc.reason} ({exc.rule})"
-            ) from exc
-
-    # ================================================================ hands and the match
-
-    def _new_hand(self) -> None:
-        assert self.match is not None
-        number = len(self.hands_played)
-        state = self.match.new_hand()
-        dealer = self._dealer_factory(number, self.seat, self.n)
-        self.hand = _Hand(number, state, dealer, [p.kind for p in dealer.prelude()])
-
-    def _finish_hand(self) -> None:
-        hand = self.hand
-        assert hand is not None and self.match is not None
-        state = hand.state
-        audit_positions = self._audit_positions(state)
-        deck = list(state.card_at)
-        for p in audit_positions:
-            if deck[p] == UNKNOWN:
-                deck[p] = self._open(hand, p, list(range(self.n)), own=False)
-        record = state.record()
-        full = HandRecord(record.game, record.options, record.setup, tuple(deck), record.actions)
-        verdict = self.rules.audit(full)
-        self.hands_played.append((state, verdict))
-        if not verdict.ok:
-            seat = verdict.seat if verdict.seat is not None else -1
-            raise _Foul(seat, "renege", str(verdict))
-        summary = _summary(state)
-        self._out.append(out.HandOver(hand.number, state, verdict, summary))
-        self.match = self.match.settle(state)
-        if self.match.over:
-            self.over = True
-            self._out.append(out.MatchOver(self.match.summary()))
-            return
-        self._new_hand()
-
-    # ================================================================ faults
-
-    def _set_fault(self, fault: out.Fault) -> None:
-        """Take ``fault`` unless a verdict that ranks before it is already held.
-
-        Verdicts are ranked by step, then equivocation before a unanimous void vote before a fault in
-        a message's content, then seat.  Each kind reaches every honest replica (messages and votes
-        are relayed), so every replica ends on the same, first-ranked verdict.  A verdict on an
-        earlier step than the replica has reached cuts its log back to that step."""
-        if self.fault is not None and _rank(self.fault) <= _rank(fault):
-            return
-        if fault.kind in ("equivocation", "silent") and fault.step < self.chain.step:
-            self._rebuild_before(fault.step)
-        self.fault = fault
-        self._expect = None
-        self._out.append(fault)
-
-    def _equivocation(self, ev: Equivocation) -> None:
-        step = ev.first.step
-        seat = ev.first.seat
-        if not self._restoring:
-            self._out.append(out.Persist(ev.first.data))
-            self._out.append(out.Persist(ev.second.data))
-            self._out.append(out.Send(ev.first.data))
-            self._out.append(out.Send(ev.second.data))
-        message = f"seat {seat} signed two different messages for step {step}"
-        self._set_fault(out.Fault(seat, step, "equivocation", message, (ev.first.data, ev.second.data)))
-
-    def _take_vote(self, peer: int | None, msg: SignedMessage) -> None:
-        """A signed vote that seats have been silent at a step.  When every other seat has voted the
-        same seats silent at the same step, the hand is void there — on every replica, even one that
-        meanwhile received the late message and went on (it cuts its log back to that step)."""
-        body = msg.body
-        raw = body.get("silent") if isinstance(body, dict) else None
-        silent = tuple(s for s in raw if isinstance(s, int)) if isinstance(raw, tuple) else ()
-        if (
-            not isinstance(silent, (list, tuple))
-            or not silent
-            or list(silent) != sorted(set(silent))
-            or not all(isinstance(s, int) and 0 <= s < self.n for s in silent)
-            or msg.seat in silent
-        ):
-            self._out.append(out.Rejected(peer, "bad vote", "a void vote names other seats, ascending"))
-            return
-        if self._head_before(msg.step) != msg.prev:
-            self._out.append(out.Rejected(peer, "wrong head", f"void vote for step {msg.step}"))
-            return
-        votes = self._votes.setdefault(msg.step, {})
-        if msg.seat in votes:
-            return
-        votes[msg.seat] = tuple(silent)
-        self._vote_msgs.setdefault(msg.step, {})[msg.seat] = msg.data
-        self._accepted(msg, own=msg.seat == self.seat)
-        target = votes[msg.seat]
-        voters = [s for s in range(self.n) if s not in target]
-        if 2 * len(voters) <= self.n or not all(votes.get(s) == target for s in voters):
-            # Only a strict majority can void a hand: two halves of a split table must never both
-            # reach a verdict, and one seat alone could be the one that is cut off.
-            return
-        evidence = tuple(self._vote_msgs[msg.step][s] for s in voters)
-        self._set_fault(
-            out.Fault(
-                target[0],
-                msg.step,
-                "silent",
-                f"seats {list(target)} stayed silent; every other seat voted the hand void",
-                evidence,
-            )
-        )
-
-    def _head_before(self, step: int) -> bytes | None:
-        if step == self.chain.step:
-            return self.chain.head
-        for sealed in self.chain.steps:
-            if sealed.number == step:
-                return sealed.prev
+    def _attempt_with_step(self, step: int, prev: bytes) -> Attempt | None:
+        """The live attempt of the hand being played that has a step ``step`` after head ``prev``."""
+        for att in self._attempts.values():
+            if att.head_before(step) == prev:
+                return att
         return None
 
-    def _rebuild_before(self, step: int) -> None:
-        """Start again from the log up to (not including) ``step``: a verdict cuts the log there."""
-        kept = [m.data for s in self.chain.steps if s.number < step for m in s.messages]
-        fresh = Table(
-            self.genesis,
-            self.seat,
-            self._identity,
-            source=self._source,
-            secrets=self._secrets,
-            dealer_factory=self._given_factory,
+    def _take_vote(self, peer: int | None, msg: SignedMessage, att: Attempt) -> None:
+        try:
+            silent = bodies.silent_body(msg.body, self.n, "a void vote")
+        except bodies.BodyError as exc:
+            self._reject(peer, "bad vote", str(exc))
+            return
+        problem = self._vote_problem(msg.seat, silent, msg.step, att)
+        if problem:
+            self._reject(peer, "bad vote", problem)
+            return
+        votes = self._votes.setdefault((msg.step, msg.prev), {})
+        prior = votes.get(msg.seat)
+        if prior is not None:
+            if prior.hash != msg.hash:
+                self._equivocation(Equivocation.of(prior, msg))
+            return
+        votes[msg.seat] = msg
+        held = [m for s in silent if (m := self._by_key.get((msg.step, msg.prev, s))) is not None]
+        if held and msg.seat != self.seat:
+            # We hold what the vote calls missing: we do not pass the vote on, we send the voter the
+            # messages instead (it keeps the vote only if it voted itself and everyone else did too).
+            self._accepted.add(hashlib.sha256(msg.data).digest())
+            if not self._restoring:
+                self._out.append(out.Persist(msg.data))
+                for m in held:
+                    self._out.append(out.Send(m.data, to=msg.seat if peer is None else peer))
+            return
+        self._keep(msg, own=msg.seat == self.seat)
+
+    def _vote_problem(self, voter: int, silent: tuple[int, ...], step: int, att: Attempt) -> str:
+        active = att.active
+        if voter not in active:
+            return f"seat {voter} is not playing this hand"
+        if voter in silent:
+            return "a seat votes others silent, never itself"
+        if not set(silent) <= set(att.awaited_at(step)):
+            return f"seats {list(silent)} were not all awaited at step {step}"
+        if 2 * len(silent) >= len(active):
+            return f"a vote names fewer than half of the {len(active)} seats playing"
+        return ""
+
+    def _take_abandon(self, peer: int | None, msg: SignedMessage, att: Attempt) -> None:
+        try:
+            silent = bodies.silent_body(msg.body, self.n, "an abandon")
+        except bodies.BodyError as exc:
+            self._reject(peer, "bad abandon", str(exc))
+            return
+        active = att.active
+        if len(active) != 2 or msg.seat not in active or silent != tuple(s for s in active if s != msg.seat):
+            self._reject(peer, "bad abandon", "only the last of two players may end the match alone")
+            return
+        if not set(silent) <= set(att.awaited_at(msg.step)):
+            self._reject(peer, "bad abandon", f"seat {silent[0]} was not awaited at step {msg.step}")
+            return
+        key = (msg.step, msg.prev)
+        if key in self._abandons:
+            return
+        self._abandons[key] = msg
+        self._keep(msg, own=msg.seat == self.seat)
+
+    def _take_return(self, peer: int | None, msg: SignedMessage) -> None:
+        try:
+            bodies.return_body(msg.body)
+        except bodies.BodyError as exc:
+            self._reject(peer, "bad return", str(exc))
+            return
+        held = self._returns.get(msg.seat)
+        if held is not None and held.hash == msg.hash:
+            return
+        self._returns[msg.seat] = msg
+        self._keep(msg, own=msg.seat == self.seat)
+        if msg.seat != self.seat and self.seat is not None and msg.seat not in self._return_asked:
+            self._return_asked.add(msg.seat)
+            if self.person:
+                self._out.append(out.ReturnAsked(msg.seat))
+            else:
+                self._admit.setdefault(msg.seat, True)
+
+    def _take_evidence(self, peer: int | None, msg: SignedMessage) -> None:
+        try:
+            ev = Equivocation.from_body(msg.body)
+        except WireError as exc:
+            self._reject(peer, "bad evidence", str(exc))
+            return
+        accused = ev.seat
+        if accused in self._cheaters:
+            self._accepted.add(hashlib.sha256(msg.data).digest())
+            return
+        key = self._keys.get(accused)
+        if key is None or ev.game_id != self.game_id or not verify_evidence(ev, key):
+            self._reject(peer, "bad evidence", f"does not prove that seat {accused} equivocated")
+            return
+        self._keep(msg, own=msg.seat == self.seat)
+        self._convict(accused, ev, relay=False)
+
+    def _equivocation(self, ev: Equivocation) -> None:
+        if ev.seat in self._cheaters:
+            return
+        self._convict(ev.seat, ev, relay=True)
+
+    def _convict(self, seat: int, ev: Equivocation, *, relay: bool) -> None:
+        message = f"signed two different messages for step {ev.step}"
+        fault = out.Fault(
+            seat,
+            ev.step,
+            "equivocation",
+            message,
+            (ev.first.data, ev.second.data),
+            hand=self.hand_number,
+            seats=(seat,),
         )
-        fresh._replay(kept)
-        fresh._votes, fresh._vote_msgs = self._votes, self._vote_msgs
-        keep_out = self._out
-        self.__dict__.update(fresh.__dict__)
-        self._out = keep_out
+        self._cheaters[seat] = fault
+        self._evidence[seat] = (ev.first.data, ev.second.data)
+        if relay and self.seat is not None:
+            # Anyone may relay evidence; only its two messages convict, never the relayer.
+            self._certificate("evidence", ev.to_body(), step=0, prev=initial_head(self.game_id))
+
+    # ---- catch-up
+
+    def _catchup_request(self) -> bytes:
+        return self._signed(
+            "catchup_request", {"after": self._catchup_after()}, step=0, prev=initial_head(self.game_id)
+        )
+
+    def _catchup_after(self) -> int:
+        if self.attempt is not None:
+            return self.attempt.start_step - 1
+        return self._setup.step - 1
+
+    def _serve_catchup(self, peer: int | None, msg: SignedMessage) -> None:
+        if self.seat is None or self._restoring:
+            return  # an observer serves nobody
+        try:
+            after = bodies.catchup_request_body(msg.body)
+        except bodies.BodyError as exc:
+            self._reject(peer, "malformed", str(exc))
+            return
+        state = self._peers.setdefault(peer if peer is not None else msg.seat, _Peer())
+        if state.served_at is not None and self._now - state.served_at < CATCHUP_INTERVAL_MS:
+            return
+        state.served_at = self._now
+        batch: list[bytes] = []
+        size = 0
+        for raw in self._history_after(after):
+            if size + len(raw) + 8 > CATCHUP_RESPONSE_BYTES:
+                break
+            batch.append(raw)
+            size += len(raw) + 8
+        if batch:
+            response = self._signed(
+                "catchup_response", {"msgs": batch}, step=0, prev=initial_head(self.game_id)
+            )
+            self._out.append(out.Send(response, to=peer if peer is not None else msg.seat))
+
+    def _history_after(self, after: int) -> Iterable[bytes]:
+        """What a peer that holds every step up to ``after`` needs, in the order it can use it:
+        the certificates first (they decide which attempt is played), then the steps."""
+        for payloads in self._evidence.values():
+            yield from payloads
+        for key in sorted(self._votes):
+            for _, vote in sorted(self._votes[key].items()):
+                yield vote.data
+        for key in sorted(self._abandons):
+            yield self._abandons[key].data
+        for _, ret in sorted(self._returns.items()):
+            yield ret.data
+        if after < 2:
+            for s in self._setup.steps:
+                if s.number > after:
+                    yield from (m.data for m in s.messages)
+        for final in self._finals:
+            if final.attempt.seal_step > after:
+                yield from (p for p in final.payloads)
+        for att in self._path:
+            yield from (m.data for m in att.messages() if m.step > after)
+
+    def _take_catchup(self, peer: int | None, msg: SignedMessage) -> None:
+        try:
+            payloads = bodies.catchup_response_body(msg.body)
+        except bodies.BodyError as exc:
+            self._reject(peer, "malformed", str(exc))
+            return
+        for raw in payloads:
+            self._inbox.append((peer, raw, 1))
+        if self._catchup_until is not None:
+            self._catchup_until = None
+
+    # ================================================================ making our messages
+
+    def _signed(self, kind: str, body: Any, *, step: int, prev: bytes) -> bytes:
+        assert self.seat is not None and self._identity is not None, "an observer signs nothing"
+        env = Envelope(game_id=self.game_id, step=step, seat=self.seat, prev=prev, kind=kind, body=body)
+        return sign(env, self._identity).data
+
+    def _contribute(self, kind: str, body: Any, step: int, prev: bytes) -> None:
+        """Sign our message and take it as if it had arrived: it goes through every check."""
+        self._ingest(self.seat, self._signed(kind, body, step=step, prev=prev), depth=0)
+
+    def _certificate(
+        self, kind: str, body: Any, *, step: int | None = None, prev: bytes | None = None
+    ) -> None:
+        att = self.attempt
+        if step is None or prev is None:
+            step = att.step if att is not None else self._setup.step
+            prev = att.head if att is not None else self._setup.head
+        self._inbox.append((self.seat, self._signed(kind, body, step=step, prev=prev), 0))
+
+    def _catching_up(self) -> bool:
+        return self._catchup_until is not None
+
+    def _make_contributions(self) -> None:
+        """Contribute to the open step if this seat is due (never while restoring or catching up)."""
+        if self.seat is None or self._restoring or self._catching_up() or self.stopped is not None:
+            return
+        if self.over:
+            return
+        att = self.attempt
+        if att is None:
+            self._setup_contribution()
+            return
+        for _ in range(64):  # each contribution may seal the step and open another due from us
+            exp = att.own_due()
+            if exp is None or att is not self.attempt:
+                break
+            if exp.kind == "action":
+                turn = att.turn_event()
+                if turn is not None:
+                    self._out.append(turn)
+                break
+            if exp.kind == "seal":
+                admit = [s for s in sorted(self._admit) if self._admit[s] and self._admissible(s, att)]
+                self._contribute("seal", att.seal_body(admit), att.seal_step, att.seal_prev)
+            else:
+                step, prev = att.chain.step, att.chain.head
+                self._contribute(exp.kind, att.contribution(exp), step, prev)
+            while self._inbox:
+                peer, item, depth = self._inbox.popleft()
+                self._ingest(peer, item, depth=depth)
+            self._derive(contribute=False)
+            current: Attempt | None = self.attempt
+            if current is None:
+                break
+            att = current
+
+    def _setup_contribution(self) -> None:
+        chain = self._setup
+        step = chain.step
+        if step > 2 or self.seat is None or chain.lookup(step, self.seat) is not None:
+            return
+        if not chain.awaited:
+            chain.expect(range(self.n))
+        if step == 0:
+            body: Any = self.genesis.encode()
+            kind = "genesis"
+        elif step == 1:
+            kind, body = "coin_commit", deal.coin_commitment(self._coin_ctx(self.seat), self._coin_secret())
+        else:
+            kind, body = "coin_reveal", self._coin_secret()
+        self._contribute(kind, body, step, chain.head)
+
+    def _coin_secret(self) -> bytes:
+        if self.genesis.dealer == "seeded":
+            return hashlib.sha256(f"p2pcards/seeded-coin/{self.genesis.seed}/{self.seat}".encode()).digest()
+        assert self._secrets is not None
+        return self._secrets.coin()
+
+    def _admissible(self, seat: int, att: Attempt) -> bool:
+        return (
+            seat in self._returns
+            and seat not in self._cheaters
+            and self._out_seats().get(seat) == SILENT
+            and seat not in att.holders
+        )
+
+    # ================================================================ the derivation
+
+    def _derive(self, *, contribute: bool = True) -> None:
+        """Bring the replica to what its messages decide: the setup, the final hands, the attempt to
+        play now.  Then contribute what this seat owes there."""
+        if self._setup.step <= 2 and self.stopped is None and not self._setup.awaited:
+            self._setup.expect(range(self.n))
+        for _ in range(10_000):
+            b = self._boundary
+            if b is None or self.over or self.stopped is not None:
+                break
+            att = self._canonical(b)
+            if self._ended is not None:
+                self.match, self._ended = self._ended, None
+                self._end(abandoned=False)
+                break
+            if att is None:
+                break
+            if self._abandoned(att):
+                self._set_current(att)
+                self._end(abandoned=True)
+                break
+            if att.complete and att.sealed(self._excused(att)):
+                self._set_current(att)
+                self._close(att)
+                continue
+            self._set_current(att)
+            break
+        if self.attempt is None and self._boundary is None and self.stopped is None:
+            key = (self._setup.head, self._setup.step)
+            if self._open_key != key:
+                self._open(*key, tuple(sorted(self._setup.missing)))
+        if contribute:
+            self._make_contributions()
+
+    def _canonical(self, b: _Boundary) -> Attempt | None:
+        """The attempt at hand ``b.hand`` that the held messages decide: start from the changes the
+        previous hand carried; while the attempt is not complete, add the verdicts against it (first
+        cheaters playing in it, then its earliest verdict of its own) and deal again."""
+        changes = b.carried
+        path: list[Attempt] = []
+        for _ in range(64):
+            att = self._attempt_for(b, changes)
+            if att is None:
+                return None
+            path.append(att)
+            if att.complete or self._abandoned(att):
+                break
+            new = frozenset(Change(CHEAT, (s,)) for s in att.holders if s in self._cheaters)
+            if not new:
+                verdict = self._internal_verdict(att)
+                if verdict is None:
+                    break
+                if verdict.kind == CHEAT and verdict.seats == (-1,):
+                    self._stop(self._fault_of(att))
+                    return None
+                new = frozenset({verdict})
+            changes = changes | new
+        self._path = path
+        return path[-1]
+
+    def _attempt_for(self, b: _Boundary, changes: frozenset[Change]) -> Attempt | None:
+        head = start_head(b.head, changes)
+        att = self._attempts.get(head)
+        if att is not None:
+            return att
+        match = b.match
+        try:
+            for change in sorted(changes):
+                for seat in change.seats:
+                    match = _with_seat(match, seat) if change.kind == RETURN else _without(match, seat)
+        except GameError as exc:
+            self._stop(out.Fault(-1, b.step, "bad-message", f"the seating cannot change: {exc}", hand=b.hand))
+            return None
+        if match.over:
+            self._ended = match  # fewer than two can play on: the match ends with the hands so far
+            return None
+        seated = _seated(match, self.n)
+        dummies = _dummies(match)
+        holders = tuple(s for s in seated if s not in dummies)
+        assert self._dealer_factory is not None
+        att = Attempt(
+            self._shared,
+            hand=b.hand,
+            start_step=b.step,
+            start_head=head,
+            changes=changes,
+            match=match,
+            holders=holders,
+            dummies=dummies,
+            dealer=self._dealer_factory(b.hand, head, holders),
+        )
+        self._attempts[head] = att
+        att.start()
+        self._feed(att)
+        return att
+
+    def _internal_verdict(self, att: Attempt) -> Change | None:
+        """The earliest verdict inside ``att``: seats voted silent at one of its steps (every other seat
+        playing voted the same seats), or a check that failed."""
+        best: tuple[int, int, Change] | None = None
+        for (step, prev), votes in self._votes.items():
+            if att.head_before(step) != prev or (att.complete and step == att.seal_step):
+                continue
+            silent = self._unanimous(att, step, votes)
+            if silent is not None:
+                candidate = (step, 0, Change(SILENT, silent, step, prev))
+                if (
+                    best is None
+                    or candidate[:2] < best[:2]
+                    or (candidate[:2] == best[:2] and candidate[2] < best[2])
+                ):
+                    best = candidate
+        if att.fault is not None:
+            f = att.fault
+            candidate = (f.step, 1, Change(CHEAT, (f.seat,)))
+            if best is None or candidate[:2] < best[:2]:
+                best = candidate
+        return None if best is None else best[2]
+
+    def _unanimous(
+        self, att: Attempt, step: int, votes: Mapping[int, SignedMessage]
+    ) -> tuple[int, ...] | None:
+        """The seats every other seat playing ``att`` voted silent at ``step``, if they all agree."""
+        named: set[tuple[int, ...]] = set()
+        for msg in votes.values():
+            try:
+                named.add(bodies.silent_body(msg.body, self.n, "a void vote"))
+            except bodies.BodyError:
+                continue
+        for silent in sorted(named):
+            voters = [s for s in att.active if s not in silent]
+            if not voters or not all(
+                (v := votes.get(s)) is not None and bodies.silent_body(v.body, self.n, "") == silent
+                for s in voters
+            ):
+                continue
+            if self.seat in silent and self._contradicted(att, step, silent, voters):
+                continue
+            return silent
+        return None
+
+    def _contradicted(self, att: Attempt, step: int, silent: tuple[int, ...], voters: list[int]) -> bool:
+        """Seen from a seat voted silent: do voters' own later messages in this attempt show they had
+        our message for that step?  Then the vote is not taken here, and it is reported."""
+        later = [v for v in voters if any(m.seat == v and m.step > step for m in att.messages())]
+        if not later or not att.holds(step, self.seat if self.seat is not None else -1):
+            return False
+        key = ("contradicted", step, tuple(later))
+        if key not in self._announced:
+            self._announced.add(key)
+            self._out.append(out.VotesContradicted(step, tuple(later), silent))
+        return True
+
+    def _abandoned(self, att: Attempt) -> bool:
+        if att.complete:
+            return False
+        for (step, prev), msg in self._abandons.items():
+            if att.head_before(step) == prev and msg.seat in att.active:
+                return True
+        return False
+
+    def _excused(self, att: Attempt) -> set[int]:
+        """Seats whose seal ``att`` does not wait for: cheaters, and seats voted silent at the seal."""
+        excused = set(self._cheaters)
+        votes = self._votes.get((att.seal_step, att.seal_prev))
+        if votes:
+            silent = self._unanimous(att, att.seal_step, votes)
+            if silent is not None:
+                excused |= set(silent)
+        return excused
+
+    def _set_current(self, att: Attempt) -> None:
+        previous = self.attempt
+        self.attempt = att
+        if previous is not att:
+            if previous is not None and previous.hand == att.hand and not previous.complete:
+                verdicts = tuple(self._announce(c, att) for c in sorted(att.changes - previous.changes))
+                self._out.append(out.HandVoid(att.hand, verdicts))
+            elif previous is None or previous.hand != att.hand:
+                for change in sorted(att.changes):
+                    self._announce(change, att)
+            self._out.append(
+                out.Seating(att.hand, att.holders, att.dummies, tuple(sorted(self._out_seats().items())))
+            )
+        # Only the attempt being played speaks to the user interface.
+        self._out.extend(att.events)
+        for other in self._attempts.values():
+            other.events.clear()
+        key = (att.head, att.step)
+        if key != self._open_key:
+            self._open(*key, att.missing)
+
+    def _announce(self, change: Change, att: Attempt) -> out.Fault:
+        if change.kind == CHEAT:
+            seat = change.seats[0]
+            fault = (
+                self._cheaters.get(seat)
+                or self._fault_in_path(seat)
+                or out.Fault(
+                    seat, att.start_step, "bad-message", "proved a cheater", hand=att.hand, seats=(seat,)
+                )
+            )
+        elif change.kind == SILENT:
+            votes = self._votes.get((change.step, change.prev), {})
+            fault = out.Fault(
+                change.seats[0],
+                change.step,
+                "silent",
+                f"seats {list(change.seats)} stayed silent; every other seat voted to go on without them",
+                tuple(v.data for _, v in sorted(votes.items())),
+                hand=att.hand,
+                seats=change.seats,
+            )
+        else:
+            fault = out.Fault(
+                change.seats[0], change.step, "return", "admitted back", hand=att.hand, seats=change.seats
+            )
+        key = ("verdict", change.kind, change.seats, change.step, att.hand)
+        if key not in self._announced and change.kind != RETURN:
+            self._announced.add(key)
+            self.verdicts.append(fault)
+            self._out.append(fault)
+        return fault
+
+    def _fault_in_path(self, seat: int) -> out.Fault | None:
+        for att in self._path:
+            f = att.fault
+            if f is not None and f.seat == seat:
+                return out.Fault(f.seat, f.step, f.kind, f.message, f.evidence, hand=att.hand, seats=(seat,))
+        return None
+
+    def _fault_of(self, att: Attempt) -> out.Fault:
+        f = att.fault
+        assert f is not None
+        return out.Fault(f.seat, f.step, f.kind, f.message, f.evidence, hand=att.hand, seats=(f.seat,))
+
+    def _close(self, att: Attempt) -> None:
+        """``att`` is sealed: its hand is final.  Open the next hand with what it carries."""
+        b = self._boundary
+        assert b is not None
+        self._finals.append(_Final(b.hand, att, self._justification(att)))
+        assert att.audit is not None
+        self.hands_played.append((att.state, att.audit))
+        self._out.append(out.Sealed(b.hand, tuple(sorted(att.seals))))
+        carried: set[Change] = set()
+        excused = self._excused(att)
+        votes = self._votes.get((att.seal_step, att.seal_prev))
+        if votes:
+            silent = self._unanimous(att, att.seal_step, votes)
+            if silent is not None:
+                carried.add(Change(SILENT, silent, att.seal_step, att.seal_prev))
+        for seat in sorted(att.bad_seals):
+            msg, problem = att.bad_seals[seat]
+            carried.add(Change(CHEAT, (seat,)))
+            self._cheaters.setdefault(
+                seat,
+                out.Fault(
+                    seat, att.seal_step, "bad-message", problem, (msg.data,), hand=b.hand, seats=(seat,)
+                ),
+            )
+        counted = [
+            bodies.seal_body(att.seals[s].body, self.n)
+            for s in att.required_sealers(excused)
+            if s in att.seals
+        ]
+        if counted:
+            for seat in sorted(set.intersection(*(set(c.admit) for c in counted))):
+                if seat not in self._cheaters:
+                    carried.add(Change(RETURN, (seat,)))
+        out_seats = self._out_seats()
+        settled = att.settled
+        assert settled is not None
+        self.match = settled
+        self._boundary = _Boundary(
+            b.hand + 1, seal_head(att.seal_prev), att.seal_step + 1, settled, frozenset(carried), out_seats
+        )
+        # Messages of this hand are kept by (step, head, seat) to catch late equivocation; the index
+        # that feeds attempts, and the votes about this hand's steps, are done with.
+        self._by_prev = {}
+        self._votes = {}
+        self._abandons = {}
+        self._attempts = {}
+        self._path = []
+        self.attempt = None
+        if settled.over:
+            self._end(abandoned=False)
+
+    def _justification(self, att: Attempt) -> list[bytes]:
+        """Every message a peer needs to reach ``att`` as we did: the attempts the verdicts led through,
+        the votes behind those verdicts and behind the seal, then ``att`` itself."""
+        payloads: list[bytes] = []
+        keys = {(c.step, c.prev) for a in self._path for c in a.changes if c.kind == SILENT}
+        keys.add((att.seal_step, att.seal_prev))
+        for key in sorted(keys):
+            payloads += [v.data for _, v in sorted(self._votes.get(key, {}).items())]
+        for earlier in self._path:
+            payloads += [m.data for m in earlier.messages()]
+        return payloads
+
+    def _end(self, *, abandoned: bool) -> None:
+        self.over = True
+        self.abandoned = abandoned
+        match = self.match
+        summary = "" if match is None else match.summary()
+        self._out.append(out.MatchOver(summary, abandoned))
+
+    def _stop(self, fault: out.Fault) -> None:
+        if self.stopped is None:
+            self.stopped = fault
+            self.verdicts.append(fault)
+            self._out.append(fault)
+
+    def _out_seats(self) -> dict[int, str]:
+        """Seats out of the hand being played: out before it, plus what its attempt changed."""
+        b = self._boundary
+        if b is None:
+            return {}
+        seats = dict(b.out)
+        att = self.attempt
+        changes = att.changes if att is not None and att.hand == b.hand else b.carried
+        for change in sorted(changes):
+            for seat in change.seats:
+                if change.kind == RETURN:
+                    seats.pop(seat, None)
+                else:
+                    seats[seat] = CHEAT if change.kind == CHEAT or seat in self._cheaters else SILENT
+        return seats
+
+    # ================================================================ time, retries, votes
+
+    def _open(self, head: bytes, step: int, seats: tuple[int, ...]) -> None:
+        self._open_key = (head, step)
+        self._since = self._now
+        self._asked = None
+        if seats:
+            self._out.append(out.Waiting(step, seats, self._now))
+
+    def _missing(self) -> tuple[int, ...]:
+        if self.over or self.stopped is not None:
+            return ()
+        att = self.attempt
+        if att is None:
+            return tuple(sorted(self._setup.missing)) if self._setup.step <= 2 else ()
+        return att.missing
+
+    def _retry(self) -> None:
+        """Still waiting: say again what we said for this step and ask everyone for what we lack
+        (a frame lost on a link, or a peer that restarted, must not stall the game)."""
+        self._last_retry = self._now
+        self._resend_open()
+        self._out.append(out.Send(self._catchup_request()))
+
+    def _resend_open(self) -> None:
+        att = self.attempt
+        if att is None:
+            mine = self._setup.lookup(self._setup.step, self.seat) if self.seat is not None else None
+            if mine is not None:
+                self._out.append(out.Send(mine.data))
+            return
+        for msg in self._by_prev.get(att.head, ()):
+            if msg.seat == self.seat and msg.step == att.step:
+                self._out.append(out.Send(msg.data))
+        key = (att.step, att.head)
+        if self.seat is not None:
+            vote = self._votes.get(key, {}).get(self.seat)
+            if vote is not None:
+                self._out.append(out.Send(vote.data))
+
+    def _maybe_vote(self) -> None:
+        """Seats silent past the timeout at the open step: ask the person (or, for a computer seat,
+        decide), then vote to go on without them — or, with two players left, end the match."""
+        att = self.attempt
+        if att is None or self.seat is None or self.seat not in att.active or self._catching_up():
+            return
+        missing = att.missing
+        if not missing or self.seat in missing or self._open_key is None:
+            return
+        timeout = self.genesis.timeout_ms
+        waited = self._now - self._since
+        if waited < max(timeout, 2 * RETRY_MS):
+            return
+        key = (att.head, att.step)
+        voteable = 2 * len(missing) < len(att.active)
+        end_match = len(att.active) == 2
+        if not voteable and not end_match:
+            return  # half the table or more is silent: nobody may decide for it; we wait
+        if key in self._voted:
+            return
+        asked = self._asked
+        if asked is None or asked.key != key or asked.seats != missing:
+            asked = self._asked = _Asked(key, missing, self._since)
+        go = asked.go_on
+        if go is None:
+            if not self.person:
+                if end_match:
+                    return  # a computer seat never ends a match by itself
+                go = True
+            elif self._now - asked.since >= 2 * timeout:
+                go = True  # the person did not answer: the screen counted this down
+            elif self._now - asked.since >= timeout:
+                if asked.asked_at < 0:
+                    asked.asked_at = self._now
+                    self._out.append(
+                        out.SilentSeats(att.step, missing, waited, True, asked.since + 2 * timeout, end_match)
+                    )
+                return
+            else:
+                return
+        if not go:
+            return
+        self._voted.add(key)
+        kind = "abandon" if end_match else "void_vote"
+        self._certificate(kind, {"silent": list(missing)}, step=att.step, prev=att.head)
 
     # ================================================================ helpers
 
@@ -851,42 +1338,43 @@ class Table:
         return produced
 
 
-_KIND_RANK = {"equivocation": 0, "silent": 1}
+# ---------------------------------------------------------------------- the games' seating API
 
 
-def _rank(fault: out.Fault) -> tuple[int, int, int]:
-    return (fault.step, _KIND_RANK.get(fault.kind, 2), fault.seat)
+def _seated(match: Match, n: int) -> tuple[int, ...]:
+    seated = getattr(match, "seated", None)
+    return tuple(range(n)) if seated is None else tuple(seated)
 
 
-class _Foul(Exception):
-    def __init__(self, seat: int, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.seat = seat
-        self.kind = kind
-        self.message = message
+def _dummies(match: Match) -> tuple[int, ...]:
+    return tuple(getattr(match, "dummies", ()))
 
 
-def _shares_of(body: Any, seat: int) -> Any:
-    if not isinstance(body, dict) or "shares" not in body:
-        raise _Foul(seat, "bad-message", "a share message is {shares: [...]}")
-    return body["shares"]
+def _without(match: Match, seat: int) -> Match:
+    without = getattr(match, "without", None)
+    if without is None:
+        raise GameError(f"{match.rules.name} cannot go on without a seat")
+    result: Match = without(seat)
+    return result
 
 
-def _hand_positions(state: HandState, seat: int) -> tuple[int, ...]:
-    for name, ps in state.zones():
-        if name == f"hand {seat}":
-            return ps
-    return ()
+def _with_seat(match: Match, seat: int) -> Match:
+    back = getattr(match, "with_seat", None)
+    if back is None:
+        raise GameError(f"{match.rules.name} cannot take a seat back")
+    result: Match = back(seat)
+    return result
 
 
-def _frames_of(body: Any) -> list[bytes]:
-    msgs = body.get("msgs") if isinstance(body, dict) else None
-    if not isinstance(msgs, (list, tuple)):
-        return []
-    return [m for m in msgs if isinstance(m, bytes)]
+def _dummy_policy(game: str) -> DummyPolicy | None:
+    try:
+        from importlib import import_module
+
+        module = import_module(f"p2pcards.games.{game}.dummy")
+    except ImportError:
+        return None
+    choose: DummyPolicy = module.choose
+    return choose
 
 
-def _summary(state: HandState) -> str:
-    result = state.result
-    summary = getattr(result, "summary", None)
-    return summary() if callable(summary) else str(result)
+__all__ = ["CATCHUP_INTERVAL_MS", "RETRY_MS", "UNPLACED_BYTES_PER_PEER", "SecretSource", "Table"]

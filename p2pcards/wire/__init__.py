@@ -17,6 +17,7 @@ Typical use by a node::
 from .chain import (
     GENESIS_TAG,
     HEAD_TAG,
+    SEAL_TAG,
     Acceptance,
     Accepted,
     Chain,
@@ -30,6 +31,7 @@ from .chain import (
     authenticate,
     initial_head,
     position,
+    seal_head,
     step_head,
 )
 from .codec import MAX_DEPTH, Encodable, Value, canonical, decode, encode
@@ -56,12 +58,13 @@ from .errors import (
     SignatureError,
     WireError,
 )
-from .evidence import Equivocation, verify_evidence
+from .evidence import Equivocation, conflicting, verify_evidence
 from .framing import DEFAULT_MAX_FRAME_SIZE, FrameDecoder, encode_frame
 from .keys import fingerprint, key_from_seed, load_public_key, public_bytes
-from .kinds import KINDS, MAX_MESSAGE_SIZE, TRANSPORT_KINDS
+from .kinds import CERTIFICATE_KINDS, KINDS, MAX_MESSAGE_SIZE, NON_STEP_KINDS, TRANSPORT_KINDS
 
 __all__ = [
+    "CERTIFICATE_KINDS",
     "DEFAULT_MAX_FRAME_SIZE",
     "GENESIS_TAG",
     "HASH_SIZE",
@@ -72,7 +75,9 @@ __all__ = [
     "MAX_SEATS",
     "MAX_STEP",
     "MESSAGE_TAG",
+    "NON_STEP_KINDS",
     "PROTOCOL_VERSION",
+    "SEAL_TAG",
     "SIGNATURE_TAG",
     "TRANSPORT_KINDS",
     "Acceptance",
@@ -101,6 +106,7 @@ __all__ = [
     "authenticate",
     "canonical",
     "check_kind",
+    "conflicting",
     "decode",
     "encode",
     "encode_frame",
@@ -111,6 +117,7 @@ __all__ = [
     "message_hash",
     "position",
     "public_bytes",
+    "seal_head",
     "sign",
     "step_head",
     "verify",

@@ -9,6 +9,13 @@ them identically.  The head after a step is
     head = SHA-256(HEAD_TAG || prev head || message_hash(m) for each message m in seat order)
 
 and the head before step 0 is ``initial_head(game_id)``, so a head names one position of one game.
+A *seal* step (every seat signing the result of a hand over the head) is the one exception: its head
+is ``SHA-256(SEAL_TAG || prev head)``, whichever valid seals made it complete, so seals are
+certificates over a head and never fork the log.
+
+Two different messages of one seat that follow the same head at the same step are equivocation.
+A message of that seat for that step bound to another head is not: it may be the seat's honest word
+on another branch of the hand (after a verdict restarted it), and it cannot be accepted here anyway.
 
 Nothing here raises on anything a peer sends: every input ends as one outcome
 (:class:`Accepted`, :class:`Sealed`, :class:`Duplicate`, :class:`Rejected` or
@@ -28,15 +35,23 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from .envelope import HASH_SIZE, MAX_SEATS, SignedMessage, check_kind, verify
 from .errors import Reason, WireError
 from .evidence import Equivocation
-from .kinds import KINDS, TRANSPORT_KINDS
+from .kinds import KINDS, NON_STEP_KINDS
 
 HEAD_TAG: Final = b"p2pcards/wire/v1/head\x00"
+SEAL_TAG: Final = b"p2pcards/wire/v1/seal\x00"
 GENESIS_TAG: Final = b"p2pcards/wire/v1/genesis\x00"
 
 
 def initial_head(game_id: bytes) -> bytes:
     """The head before step 0: SHA-256(GENESIS_TAG || game_id)."""
     return hashlib.sha256(GENESIS_TAG + game_id).digest()
+
+
+def seal_head(prev: bytes) -> bytes:
+    """The head after a seal step that follows ``prev``: SHA-256(SEAL_TAG || prev)."""
+    if len(prev) != HASH_SIZE:
+        raise ValueError("a head follows a 32-byte head")
+    return hashlib.sha256(SEAL_TAG + prev).digest()
 
 
 def step_head(prev: bytes, message_hashes: Sequence[bytes]) -> bytes:
@@ -135,7 +150,7 @@ def authenticate(
 
 def position(msg: SignedMessage, *, step: int, prev: bytes, awaited: Iterable[int]) -> Rejected | None:
     """Checks 8-12 of WIRE.md: is this message the awaited contribution to the current step?"""
-    if msg.kind in TRANSPORT_KINDS:
+    if msg.kind in NON_STEP_KINDS:
         return Rejected(Reason.NOT_A_STEP, msg.kind, msg)
     if msg.step < step:
         return Rejected(Reason.OLD_STEP, f"step {msg.step} < {step}", msg)
@@ -175,10 +190,11 @@ class Round:
     position itself and detects duplicates and equivocation.
     """
 
-    def __init__(self, step: int, prev: bytes, seats: Iterable[int]) -> None:
+    def __init__(self, step: int, prev: bytes, seats: Iterable[int], *, seal: bool = False) -> None:
         self.step = step
         self.prev = prev
         self.seats = frozenset(seats)
+        self.is_seal = seal
         if not self.seats or not all(0 <= seat < MAX_SEATS for seat in self.seats):
             raise ValueError("a round awaits one or more seats in 0..5")
         self._received: dict[int, SignedMessage] = {}
@@ -201,13 +217,14 @@ class Round:
 
     def add(self, msg: SignedMessage) -> Accepted | Duplicate | Equivocation | Rejected:
         # A seat that already contributed is judged against its contribution first: the same message
-        # again is a duplicate, any other message it signed for this step (even one bound to a wrong
-        # head) is equivocation.
+        # again is a duplicate, any other message it signed for this step after the same head is
+        # equivocation.
         prior = self._received.get(msg.seat)
-        if prior is not None and msg.step == self.step and msg.kind not in TRANSPORT_KINDS:
+        if prior is not None and msg.step == self.step and msg.kind not in NON_STEP_KINDS:
             if prior.hash == msg.hash:
                 return Duplicate(msg)
-            return Equivocation.of(prior, msg)
+            if msg.prev == self.prev:
+                return Equivocation.of(prior, msg)
         rejected = position(msg, step=self.step, prev=self.prev, awaited=self.seats)
         if rejected is not None:
             return rejected
@@ -220,8 +237,16 @@ class Round:
             raise RuntimeError(f"round of step {self.step} still misses seats {sorted(self.missing)}")
         return self.received
 
+    def release(self, seats: Iterable[int]) -> None:
+        """Stop waiting for ``seats`` (a seal round whose missing seats were removed by a verdict)."""
+        if not self.is_seal:
+            raise RuntimeError("only a seal round may complete without some of its seats")
+        self.seats = self.seats - (frozenset(seats) - self._received.keys())
+
     def seal(self) -> Step:
         messages = self.messages()
+        if self.is_seal:
+            return Step(self.step, self.prev, seal_head(self.prev), messages)
         return Step(self.step, self.prev, step_head(self.prev, [m.hash for m in messages]), messages)
 
 
@@ -287,14 +312,33 @@ class Chain:
         """Contributions to the open step so far, in seat order."""
         return () if self._round is None else self._round.received
 
-    def expect(self, seats: Iterable[int]) -> None:
-        """Open the current step for ``seats``.  Only when no step is open."""
+    def expect(self, seats: Iterable[int], *, seal: bool = False) -> None:
+        """Open the current step for ``seats`` (``seal``: a seal step, see the module docstring).
+        Only when no step is open."""
         if self._round is not None:
             raise RuntimeError(f"step {self._step} is already open")
         wanted = frozenset(seats)
         if not wanted <= self.keys.keys():
             raise ValueError(f"no key for seats {sorted(wanted - self.keys.keys())}")
-        self._round = Round(self._step, self._head, wanted)
+        self._round = Round(self._step, self._head, wanted, seal=seal)
+
+    def release(self, seats: Iterable[int]) -> Sealed | None:
+        """Stop waiting for ``seats`` in the open seal step; the step if that completed it."""
+        if self._round is None:
+            return None
+        self._round.release(seats)
+        if self._round.received and self._round.complete:
+            return self._seal(self._round.received[-1])
+        return None
+
+    def _seal(self, last: SignedMessage) -> Sealed:
+        assert self._round is not None
+        sealed = self._round.seal()
+        self._steps.append(sealed)
+        self._head = sealed.head
+        self._step += 1
+        self._round = None
+        return Sealed(last, sealed)
 
     def lookup(self, step: int, seat: int) -> SignedMessage | None:
         """The message ``seat`` contributed to ``step`` (sealed or pending), if any."""
@@ -323,7 +367,7 @@ class Chain:
             if isinstance(verdict, Rejected):
                 return verdict
             msg = verdict.message
-        if msg.kind in TRANSPORT_KINDS:
+        if msg.kind in NON_STEP_KINDS:
             return Rejected(Reason.NOT_A_STEP, msg.kind, msg)
         if msg.step < self._step:
             return self._offer_old(msg)
@@ -336,17 +380,12 @@ class Chain:
             )
         outcome = self._round.add(msg)
         if isinstance(outcome, Accepted) and self._round.complete:
-            sealed = self._round.seal()
-            self._steps.append(sealed)
-            self._head = sealed.head
-            self._step += 1
-            self._round = None
-            return Sealed(msg, sealed)
+            return self._seal(msg)
         return outcome
 
     def _offer_old(self, msg: SignedMessage) -> Duplicate | Equivocation | Rejected:
         held = self.lookup(msg.step, msg.seat)
-        if held is None:
+        if held is None or (held.hash != msg.hash and held.prev != msg.prev):
             return Rejected(Reason.OLD_STEP, f"step {msg.step} < {self._step}", msg)
         if held.hash == msg.hash:
             return Duplicate(msg)

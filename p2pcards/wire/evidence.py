@@ -1,7 +1,10 @@
-"""Equivocation: two different messages signed by one seat for one step of one game.
+"""Equivocation: two different messages signed by one seat for one step of one game, after one head.
 
-Each is harmless alone; together they prove the seat told different peers different things.  The
-pair is self-contained evidence: anyone holding the seat's public key can check it, without the log.
+Each is harmless alone; together they prove the seat told different peers different things at the
+same point of the log.  The pair is self-contained evidence: anyone holding the seat's public key can
+check it, without the log.  Two votes of one seat for one step after one head that name different
+seats are equivocation too; a vote and a step message are not (a seat may contribute to a round and
+vote that others are silent in it).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from .codec import Value
 from .envelope import SignedMessage, verify
 from .errors import EnvelopeError, Reason, WireError
-from .kinds import KINDS, TRANSPORT_KINDS
+from .kinds import CERTIFICATE_KINDS, KINDS, TRANSPORT_KINDS
 
 EVIDENCE_TYPE = "equivocation"
 
@@ -78,14 +81,25 @@ class Equivocation:
         return evidence
 
 
-def verify_evidence(evidence: Equivocation, public_key: Ed25519PublicKey) -> bool:
-    """True when the two messages really convict the holder of ``public_key`` of equivocation:
-    both signed by that key, same game, same step, same seat, different signed content, and both
-    steps of the log (two catch-up requests sharing a step number are no offence)."""
-    a, b = evidence.first, evidence.second
+def conflicting(a: SignedMessage, b: SignedMessage) -> bool:
+    """Whether ``a`` and ``b`` (already authenticated) are an equivocation: same game, seat, step and
+    head, different signed content, and both steps of the log or both void votes (transport
+    messages and the other certificates make no claim about a step)."""
     if a.raw == b.raw or a.kind in TRANSPORT_KINDS or b.kind in TRANSPORT_KINDS:
         return False
-    if (a.game_id, a.step, a.seat) != (b.game_id, b.step, b.seat):
+    votes = (a.kind == "void_vote", b.kind == "void_vote")
+    if votes[0] != votes[1]:
+        return False
+    if not votes[0] and (a.kind in CERTIFICATE_KINDS or b.kind in CERTIFICATE_KINDS):
+        return False
+    return (a.game_id, a.step, a.seat, a.prev) == (b.game_id, b.step, b.seat, b.prev)
+
+
+def verify_evidence(evidence: Equivocation, public_key: Ed25519PublicKey) -> bool:
+    """True when the two messages really convict the holder of ``public_key`` of equivocation:
+    both signed by that key and :func:`conflicting`."""
+    a, b = evidence.first, evidence.second
+    if not conflicting(a, b):
         return False
     try:
         verify(a, public_key)

@@ -18,10 +18,8 @@ KiB: Final = 1024
 
 KINDS: Final[Mapping[str, int]] = MappingProxyType(
     {
-        # Session set-up: the table options and every seat's identity key, then each seat's signature
-        # over them.
+        # Session set-up: the table options and every seat's identity key, signed by every seat.
         "genesis": 16 * KiB,
-        "genesis_sign": 4 * KiB,
         # Per hand: commitments to the hand keys, then the keys with their proofs of knowledge.
         "key_commit": 4 * KiB,
         "key_reveal": 4 * KiB,
@@ -39,9 +37,15 @@ KINDS: Final[Mapping[str, int]] = MappingProxyType(
         # Joint coins.
         "coin_commit": 4 * KiB,
         "coin_reveal": 4 * KiB,
-        # Voting a hand void after a fault.
+        # The end of a hand: every seat signs its result over the head.
+        "seal": 4 * KiB,
+        # Certificates: signed statements about the log that are not steps of it.  A vote that seats
+        # stayed silent at the open step; the last player ending a two-player match; a seat voted
+        # out asking to come back; signed proof of a fault, which may carry two copies of the largest
+        # step message (equivocation).
         "void_vote": 4 * KiB,
-        # Signed proof of a fault: may carry two copies of the largest step message (equivocation).
+        "abandon": 4 * KiB,
+        "return": 4 * KiB,
         "evidence": 2 * 256 * KiB + 16 * KiB,
         # Catch-up: a request for the steps after a head, and a batch of relayed messages (a sender
         # splits a longer history over several responses).
@@ -51,7 +55,14 @@ KINDS: Final[Mapping[str, int]] = MappingProxyType(
 )
 
 TRANSPORT_KINDS: Final = frozenset({"catchup_request", "catchup_response"})
-"""Kinds that are signed but never a step of the log: a chain refuses them with ``not a step``."""
+"""Kinds that only carry or ask for other messages: never kept, never relayed, never inside another
+message (a catch-up answer holds step and certificate messages only)."""
+
+CERTIFICATE_KINDS: Final = frozenset({"void_vote", "abandon", "return", "evidence"})
+"""Signed statements about the log that are not steps of it: kept, relayed and served in catch-up."""
+
+NON_STEP_KINDS: Final = TRANSPORT_KINDS | CERTIFICATE_KINDS
+"""Kinds a chain refuses with ``not a step``."""
 
 MAX_MESSAGE_SIZE: Final = max(KINDS.values())
 """The frame limit for a connection that may carry every kind (``FrameDecoder(MAX_MESSAGE_SIZE)``)."""

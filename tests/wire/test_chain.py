@@ -208,12 +208,18 @@ def test_equivocation_in_the_open_round_and_in_an_old_step() -> None:
     assert not verify_evidence(outcome, PUBLIC[1])
     # Whatever the arrival order, every replica builds the same evidence.
     assert outcome == Equivocation.of(b, a) == Equivocation.of(a, b)
-    # Even a contribution bound to a wrong head is the seat's signed word for that step.
+    # A second message after the same head is equivocation, in the open round as in an old step.
     chain.expect({1, 2})
     c = message(1, 1, head, kind="share")
     assert isinstance(chain.offer(c.data), Accepted)
-    twin = message(1, 1, b"\x07" * 32, kind="share")
+    twin = message(1, 1, head, kind="share", body="other")
     assert isinstance(chain.offer(twin.data), Equivocation)
+    # One bound to another head is the seat's word on another branch of the log: refused, no evidence.
+    elsewhere = message(1, 1, b"\x07" * 32, kind="share")
+    assert chain.offer(elsewhere.data) == Rejected(Reason.WRONG_HEAD, (b"\x07" * 32).hex(), elsewhere)
+    assert chain.offer(message(0, 0, b"\x07" * 32, kind="action").data) == Rejected(
+        Reason.OLD_STEP, "step 0 < 1", message(0, 0, b"\x07" * 32, kind="action")
+    )
     assert chain.pending == (c,)
     # An old step the seat did not contribute to is just old.
     assert chain.offer(message(0, 1).data) == Rejected(Reason.OLD_STEP, "step 0 < 1", message(0, 1))
@@ -249,6 +255,8 @@ def test_evidence_that_does_not_convict() -> None:
         Equivocation.of(a, message(5, 3, body=2, game=OTHER_GAME)),  # different games
         Equivocation.of(a, message(5, 3, body=2, key=PRIVATE[4])),  # not both signed by the seat
         Equivocation.of(message(5, 3, kind="catchup_request"), message(5, 3, kind="catchup_request", body=1)),
+        Equivocation.of(a, message(5, 3, b"\x07" * 32, body=2)),  # after different heads
+        Equivocation.of(a, message(5, 3, kind="void_vote", body=2)),  # a vote is no step message
     ]
     for evidence in cases:
         assert not verify_evidence(evidence, PUBLIC[3])

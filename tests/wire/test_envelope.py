@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pcards.wire import (
+    CERTIFICATE_KINDS,
     KINDS,
     MAX_MESSAGE_SIZE,
     MESSAGE_TAG,
@@ -169,12 +170,13 @@ def test_per_kind_limits_apply_to_the_whole_signed_message() -> None:
 
 def test_kind_registry() -> None:
     needed = {
-        "genesis", "genesis_sign", "key_commit", "key_reveal", "shuffle", "share", "action", "reveal",
-        "audit", "coin_commit", "coin_reveal", "void_vote", "evidence", "catchup_request",
+        "genesis", "key_commit", "key_reveal", "shuffle", "share", "action", "reveal", "audit", "seal",
+        "coin_commit", "coin_reveal", "void_vote", "abandon", "return", "evidence", "catchup_request",
         "catchup_response",
     }  # fmt: skip
-    assert needed <= set(KINDS)
-    assert set(KINDS) >= TRANSPORT_KINDS
+    assert needed == set(KINDS)
+    assert set(KINDS) >= TRANSPORT_KINDS | CERTIFICATE_KINDS
+    assert not TRANSPORT_KINDS & CERTIFICATE_KINDS
     assert max(KINDS.values()) == MAX_MESSAGE_SIZE
     # Evidence must be able to carry two of the largest step messages.
     largest_step = max(v for k, v in KINDS.items() if k not in TRANSPORT_KINDS and k != "evidence")
