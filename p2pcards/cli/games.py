@@ -149,13 +149,20 @@ def mark_finished(room: LocalRoom) -> None:
         print(f"p2pcards: note: the game could not be marked finished ({exc})", file=sys.stderr)
 
 
+def has_messages(game_id: bytes) -> bool:
+    """The game's journal holds at least one message (it got past its start-up)."""
+    path = paths.journal_path(game_id)
+    return path.is_file() and not journal_file.is_empty(path)
+
+
 def remove(game_id: bytes) -> None:
     """Remove a saved game: its journal, secrets and records.  ``JournalBusy`` if it is being played."""
     directory = paths.game_dir(game_id)
     journal = directory / "journal"
     if journal.exists():
         store.Journal.open(journal, create=False).close()  # refuses a game another process has open
-    shutil.rmtree(directory, ignore_errors=False)
+    if directory.exists():
+        shutil.rmtree(directory)
 
 
 def resume_room(record: OfflineRecord) -> LocalRoom:
@@ -399,6 +406,7 @@ def _remove(ids: list[bytes], args: argparse.Namespace) -> int:
 
 
 __all__ = [
-    "OfflineRecord", "Saved", "all_saved", "describe_game", "is_saved", "load_offline", "mark_finished",
+    "OfflineRecord", "Saved", "all_saved", "describe_game", "has_messages", "is_saved", "load_offline",
+    "mark_finished",
     "new_store", "pick", "register", "remove", "resume_room", "run", "save_offline",
 ]

@@ -169,8 +169,9 @@ def resume(record: saved_games.OfflineRecord, *, auto: str | None, json_mode: bo
 def play_room(room: LocalRoom, *, json_mode: bool, resumed: bool = False) -> int:
     """Play ``room`` at this terminal (or for a program, ``json_mode``) to its end or until the player
     leaves; the room's journal is closed on the way out, whatever happens."""
+    saved = saved_games.is_saved(room)
     try:
-        session = Session(room, json_mode=json_mode, saved=saved_games.is_saved(room), resumed=resumed)
+        session = Session(room, json_mode=json_mode, saved=saved, resumed=resumed)
         try:
             return session.play()
         except KeyboardInterrupt:
@@ -178,6 +179,8 @@ def play_room(room: LocalRoom, *, json_mode: bool, resumed: bool = False) -> int
             raise
     finally:
         room.close()
+        if saved and not saved_games.has_messages(room.game_id):
+            saved_games.remove(room.game_id)  # stopped before the first message: nothing to keep
 
 
 # ============================================================================ the session
@@ -453,7 +456,7 @@ class Session:
         self.term.hide_status()
         game_id = self.room.game_id.hex()
         self.term.emit({"event": "interrupted", "game_id": game_id, "kept": self.saved})
-        if self.saved and not self.room.finished and not self.json:
+        if self.saved and not self.room.finished and not self.json and self.room.table.chain.step > 0:
             self.term.answered()
             self.screen.say()
             self.screen.say(Text(f"Interrupted. The game is kept: come back to it with  p2pcards resume "
