@@ -17,8 +17,8 @@ import pytest
 from rich.console import Console
 
 from p2pcards import store
-from p2pcards.cli import main
 from p2pcards.cli import games as saved
+from p2pcards.cli import main
 from p2pcards.cli.play import Session
 from p2pcards.local import LocalRoom
 from p2pcards.store.paths import HOME_ENV
@@ -78,7 +78,8 @@ def test_an_offline_game_killed_mid_hand_resumes_where_it_stopped_and_verifies(_
     out, err = again.communicate(timeout=300)
     assert again.returncode == 0, err
     resumed = events(out)
-    assert resumed[0]["event"] == "start" and resumed[0]["resumed"] and resumed[0]["game_id"] == start["game_id"]
+    assert resumed[0]["event"] == "start" and resumed[0]["resumed"]
+    assert resumed[0]["game_id"] == start["game_id"]
     kinds = [e["event"] for e in resumed]
     assert kinds.count("match_over") == 1 and kinds[-1] == "saved" and resumed[-1]["finished"]
     assert "fault" not in kinds
@@ -154,8 +155,8 @@ def test_games_lists_shows_and_removes_saved_games(capsys: pytest.CaptureFixture
     assert code == 0 and "No saved games." in out
     ids = []
     for seed in ("1", "2"):
-        code, out, _ = run(capsys, "play", "durak", "--players", "2", "--auto", "easy", "--json", "--seed", seed,
-                           "--dealer", "seeded")
+        code, out, _ = run(capsys, "play", "durak", "--players", "2", "--auto", "easy", "--json",
+                           "--seed", seed, "--dealer", "seeded")
         assert code == 0
         ids.append(events(out)[-1]["game_id"])
     code, out, _ = run(capsys, "games", "list")
