@@ -274,9 +274,12 @@ def _hand_over(screen: GameScreen, event: out.HandOver) -> None:
     if screen.term.json:
         return
     screen.flush()
+    if screen.replaying:  # a hand played before a resume: one line, not the whole story again
+        first = result[0].plain if result else ""
+        screen.say(Text(f"Hand {event.hand + 1} (replayed from the journal): {first}", style="dim"))
+        return
     screen.term.hide_status()
-    title = f"Hand {event.hand + 1} over" + (" (replayed from the journal)" if screen.replaying else "")
-    screen.say(Rule(Text(title, style="bold")))
+    screen.say(Rule(Text(f"Hand {event.hand + 1} over", style="bold")))
     for line in result:
         screen.say(line)
     screen.say(describe.audit_line(audit, screen.dealer, screen.names))
