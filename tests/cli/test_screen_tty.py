@@ -72,3 +72,24 @@ def test_a_whole_match_at_80x24(game: str, extra: list[str], tmp_path: Path) -> 
         child.close()
     assert child.exitstatus == 0
     assert turns > 3
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_line_arriving_during_a_prompt_gets_a_line_of_its_own(terminal: bool) -> None:
+    import io
+
+    from rich.console import Console
+
+    from p2pcards.cli.screen.output import Terminal
+
+    sink = io.StringIO()
+    term = Terminal(Console(file=sink, width=80, force_terminal=terminal, color_system=None))
+    term.prompt("Your move: ")
+    term.say("Hana is connected.")  # from the network, while the player has not answered yet
+    shown = plain(sink.getvalue()).split("\n")
+    expected = ["Hana is connected.", "Your move: "]
+    assert shown == (expected if terminal else ["Your move: ", *expected])
+    sink.write("1\n")  # the answer, as the terminal echoes it with its Enter
+    term.answered()
+    term.say("Hana attacks with 7♥")
+    assert plain(sink.getvalue()).split("\n")[-3:] == ["Your move: 1", "Hana attacks with 7♥", ""]
