@@ -12,7 +12,7 @@ The only layer besides ``net`` that does I/O.  It may import only ``wire``.
 """
 
 from .effects import Effects, MemoryStore, carry_out
-from .errors import InsecureFile, JournalBusy, JournalCorrupt, NotAJournal, StoreError
+from .errors import InsecureDirectory, InsecureFile, JournalBusy, JournalCorrupt, NotAJournal, StoreError
 from .game import GameStore, saved_games
 from .identity import fingerprint, load_or_create
 from .journal import Journal, Scan, TornTail
@@ -24,6 +24,7 @@ __all__ = [
     "HOME_ENV",
     "Effects",
     "GameStore",
+    "InsecureDirectory",
     "InsecureFile",
     "Journal",
     "JournalBusy",
