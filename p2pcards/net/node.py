@@ -7,6 +7,12 @@ The ``Table`` is sans-IO and does all the protocol work; the node only moves byt
   accepts any seat of the game; if a second connection from the same seat arrives (it restarted,
   or the old link is half-dead), the newer one replaces the older — the deterministic rule that
   keeps exactly one.
+- **Handshake slots.**  Until its hello names a key, an incoming connection holds a place in a
+  ``Gate`` (``MAX_PENDING_HANDSHAKES`` in all, ``MAX_PENDING_PER_ADDRESS`` per address, the oldest
+  giving way when full), so sockets that connect and say nothing cannot keep anyone out.  A hello
+  naming a key that is not a seat of the game is refused at once; one naming a seat moves to that
+  seat's own slot (a newer claim of a seat replaces an older one), so a seated player's link always
+  gets back in, however many strangers stall.
 - **Order.**  Every output list is carried out with ``store.carry_out``: journal, keep secrets, then
   send, in that order (invariant 5), all on the trio thread, so the table is never re-entered.
 - **Time.**  ``table.tick(now_ms)`` every 250 ms from trio's clock; the table decides on retries,
@@ -29,7 +35,8 @@ import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pcards.games import ActionError, Rules, View
-from p2pcards.net.handshake import Handshake, HandshakeError
+from p2pcards.net.gate import Gate
+from p2pcards.net.handshake import Handshake, HandshakeError, Hello
 from p2pcards.net.link import Link, LinkError, accept, dial
 from p2pcards.store.effects import carry_out
 from p2pcards.table import outputs as out
@@ -45,7 +52,9 @@ HELD_FRAMES: Final = 512
 HELD_BYTES: Final = 4 * 1024 * 1024
 """Bounds on the frames kept for one disconnected seat (see ``Node._hold``)."""
 MAX_PENDING_HANDSHAKES: Final = 16
-"""Connections still in their handshake at once; more are closed at once (a flood costs little)."""
+"""Connections that have not yet named a seat, at once; the oldest gives way to a newcomer."""
+MAX_PENDING_PER_ADDRESS: Final = 4
+"""Of those, from one address; a newcomer beyond that is closed at once."""
 
 Address = tuple[str, int]
 Chooser = Callable[[View], str]
@@ -158,7 +167,9 @@ class Node:
         self.trace: list[tuple[float, str, int]] | None = None
         """If a list, ``(trio time, "act" | "applied", step)`` is appended as moves happen (bench)."""
         self._nursery: trio.Nursery | None = None
-        self._pending = trio.CapacityLimiter(MAX_PENDING_HANDSHAKES)
+        self._gate = Gate(MAX_PENDING_HANDSHAKES, MAX_PENDING_PER_ADDRESS)
+        self._claims: dict[int, trio.CancelScope] = {}
+        """Per seat, the one incoming handshake that claims it (a newer claim cancels an older)."""
         self._held: dict[int, collections.deque[bytes]] = {}
         self._held_bytes: dict[int, int] = {}
         self._t0 = 0.0
@@ -330,24 +341,45 @@ class Node:
 
     async def _incoming(self, stream: trio.SocketStream) -> None:
         try:
-            self._pending.acquire_nowait()
-        except trio.WouldBlock:
+            address = str(stream.socket.getpeername()[0])
+        except OSError:  # already gone
             await trio.aclose_forcefully(stream)
             return
+        place = self._gate.enter(address)
+        if place is None:
+            await trio.aclose_forcefully(stream)
+            return
+        claimed: list[int] = []
+
+        def on_hello(hello: Hello) -> None:
+            # A seat of this game (``admit`` refused any other key): its own slot from now on.
+            seat = self._seat_of[hello.key]
+            place.leave()
+            older = self._claims.get(seat)
+            if older is not None:
+                older.cancel()
+            self._claims[seat] = place.scope
+            claimed.append(seat)
+
+        handshake = Handshake(
+            "acceptor",
+            self.identity,
+            binds=[self.game_id],
+            admit=lambda key: key in self._seat_of and self._seat_of[key] != self.seat,
+            on_hello=on_hello,
+        )
+        link: Link | None = None
         try:
-            handshake = Handshake(
-                "acceptor",
-                self.identity,
-                binds=[self.game_id],
-                admit=lambda key: key in self._seat_of and self._seat_of[key] != self.seat,
-            )
-            try:
+            with place.scope:
                 link = await accept(stream, handshake)
-            except (LinkError, HandshakeError):
-                return
+        except (LinkError, HandshakeError):
+            return
         finally:
-            self._pending.release()
-        await self._run_link(self._seat_of[link.peer_key], link)
+            place.leave()
+            if claimed and self._claims.get(claimed[0]) is place.scope:
+                del self._claims[claimed[0]]
+        if link is not None:
+            await self._run_link(self._seat_of[link.peer_key], link)
 
 
 async def listen(host: str = "0.0.0.0", port: int = DEFAULT_PORT, tries: int = 10) -> trio.SocketListener:
