@@ -31,6 +31,10 @@ RECEIVE_CHUNK: Final = 64 * 1024
 OUTBOX_LIMIT: Final = 8 * 1024 * 1024
 """Bytes queued for one peer before the link is cut as too slow."""
 HEADER: Final = 4
+DEFAULT_PORT: Final = 47_474
+"""Where a host listens unless told otherwise (``docs/troubleshooting.md`` names it for firewalls)."""
+
+Address = tuple[str, int]
 
 
 class LinkError(Exception):
@@ -310,13 +314,39 @@ async def accept(
     return await establish(stream, handshake, max_frame=max_frame)
 
 
+async def listen(host: str = "0.0.0.0", port: int = DEFAULT_PORT, tries: int = 10) -> trio.SocketListener:
+    """A listener on ``port`` or one of the next ``tries - 1`` ports (a fixed, documented port is
+    what a firewall rule can name), else on any free port."""
+    for candidate in range(port, port + tries):
+        try:
+            return await open_listener(host, candidate)
+        except OSError:
+            continue
+    return await open_listener(host, 0)
+
+
+async def open_listener(host: str = "127.0.0.1", port: int = 0) -> trio.SocketListener:
+    """A TCP listener on one address (port 0: any free port)."""
+    listeners = await trio.open_tcp_listeners(port, host=host)
+    first = listeners[0]
+    for extra in listeners[1:]:
+        with contextlib.suppress(OSError):
+            await extra.aclose()
+    assert isinstance(first, trio.SocketListener)
+    return first
+
+
 __all__ = [
+    "DEFAULT_PORT",
     "DIAL_TIMEOUT",
     "HANDSHAKE_TIMEOUT",
     "OUTBOX_LIMIT",
+    "Address",
     "Link",
     "LinkError",
     "accept",
     "dial",
     "establish",
+    "listen",
+    "open_listener",
 ]

@@ -26,7 +26,6 @@ The ``Table`` is sans-IO and does all the protocol work; the node only moves byt
 from __future__ import annotations
 
 import collections
-import contextlib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, cast
@@ -37,15 +36,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from p2pcards.games import ActionError, Rules, View
 from p2pcards.net.gate import Gate
 from p2pcards.net.handshake import Handshake, HandshakeError, Hello
-from p2pcards.net.link import Link, LinkError, accept, dial
+from p2pcards.net.link import DEFAULT_PORT, Address, Link, LinkError, accept, dial, listen, open_listener
 from p2pcards.store.effects import carry_out
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.replica import SecretSource, Table
 
 TICK_MS: Final = 250
-DEFAULT_PORT: Final = 47_474
-"""Where a host listens unless told otherwise (``docs/troubleshooting.md`` names it for firewalls)."""
 BACKOFF_FIRST: Final = 0.05
 BACKOFF_MAX: Final = 2.0
 HELD_FRAMES: Final = 512
@@ -56,7 +53,6 @@ MAX_PENDING_HANDSHAKES: Final = 16
 MAX_PENDING_PER_ADDRESS: Final = 4
 """Of those, from one address; a newcomer beyond that is closed at once."""
 
-Address = tuple[str, int]
 Chooser = Callable[[View], str]
 """A computer player's policy: the seat's view in, the text of one legal action out."""
 
@@ -380,28 +376,6 @@ class Node:
                 del self._claims[claimed[0]]
         if link is not None:
             await self._run_link(self._seat_of[link.peer_key], link)
-
-
-async def listen(host: str = "0.0.0.0", port: int = DEFAULT_PORT, tries: int = 10) -> trio.SocketListener:
-    """A listener on ``port`` or one of the next ``tries - 1`` ports (a fixed, documented port is
-    what a firewall rule can name), else on any free port."""
-    for candidate in range(port, port + tries):
-        try:
-            return await open_listener(host, candidate)
-        except OSError:
-            continue
-    return await open_listener(host, 0)
-
-
-async def open_listener(host: str = "127.0.0.1", port: int = 0) -> trio.SocketListener:
-    """A TCP listener on one address (port 0: any free port)."""
-    listeners = await trio.open_tcp_listeners(port, host=host)
-    first = listeners[0]
-    for extra in listeners[1:]:
-        with contextlib.suppress(OSError):
-            await extra.aclose()
-    assert isinstance(first, trio.SocketListener)
-    return first
 
 
 __all__ = [
