@@ -207,14 +207,14 @@ class Lobby:
         self._refusing = 0
         limit = open_files_limit()
         self.max_connections = MAX_CONNECTIONS if limit is None else max(4, min(MAX_CONNECTIONS, limit // 4))
-        self.turned_away = 0
-        """Connections refused at once so far (busy, too many from one address, a code back-off)."""
         self._send, self.requests = trio.open_memory_channel[Request](64)
         self.started = False
         self.genesis: Genesis | None = None
         # Fail now, not at start, on a game or options that cannot be played.
         self.rules_options = make_genesis(
-            game, [(f"p{i}", bytes([i + 1]) * 32) for i in range(players)], options=self.options
+            game,
+            [(f"p{i}", public_bytes(key_from_seed(bytes([i + 1]) * 32))) for i in range(players)],
+            options=self.options,
         ).options
 
     # ------------------------------------------------------------------ what the host sees
@@ -339,7 +339,6 @@ class Lobby:
             return
         why = self._turn_away(peer_ip)
         if why:
-            self.turned_away += 1
             await self._refuse_early(stream, why)
             return
         self._open[peer_ip] = self._open.get(peer_ip, 0) + 1

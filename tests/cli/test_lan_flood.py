@@ -90,23 +90,29 @@ async def test_a_host_under_a_flood_keeps_serving_the_player_it_admits(procs: Pr
             source = f"127.0.5.{i % FLOOD_ADDRESSES + 1}"
             try:
                 link = await handshake_from(source, port, lobby_id, right, 10_000 + i)
+            except (HandshakeError, LinkError, OSError) as exc:
+                outcomes["flood"].append(str(exc))
+                return
+            try:
                 await link.send_now(encode({"t": "join", "name": f"Flood {i}", "port": 1000}))
                 while (await link.receive()) is not None:
                     pass
                 outcomes["flood"].append("closed")
-                await link.aclose()
-            except (HandshakeError, LinkError, OSError) as exc:
+            except LinkError as exc:
                 outcomes["flood"].append(str(exc))
+            finally:
+                await link.aclose()
 
         async def guess(i: int) -> None:
             try:
                 link = await handshake_from("127.0.6.1", port, lobby_id, os.urandom(32), 20_000 + i)
-                await link.aclose()
-                outcomes["guess"].append("in")
             except HandshakeError as exc:
                 outcomes["guess"].append(exc.detail or exc.why.value)
             except (LinkError, OSError) as exc:
                 outcomes["guess"].append(str(exc))
+            else:
+                await link.aclose()
+                outcomes["guess"].append("in")
 
         async with trio.open_nursery() as attack:
             attack.start_soon(watch_memory)
