@@ -4,8 +4,9 @@ typed on standard input, read in a worker thread so the network keeps running me
 A prompt (``Out.prompt``) leaves the cursor after its question, where the answer is typed.  Lines
 from the network arrive at any time (``#2 Jun asks to sit…`` while the host is asked about Ivan,
 ``Hana is connected.`` at ``Your move:``), so no prompt ever shares its line with them: anything
-printed while a prompt is open first ends the prompt's line, and the prompt is asked again below
-it.  The prompt is closed as soon as a line is read (the typed Enter moved the cursor on)."""
+printed while a prompt is open first ends the prompt's line, and once the lines that arrived
+together are printed (at the next turn of trio's loop) the prompt is asked again below them.  The
+prompt is closed as soon as a line is read (the typed Enter moved the cursor on)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,14 @@ PROMPT_STYLE: Final = "bold cyan"
 
 
 class _OpenPrompt:
-    """The question on the terminal's current line, if any (one terminal per process)."""
+    """The question on the terminal's current line, if any (one terminal per process), and one
+    waiting to be asked again after lines that interrupted it."""
 
     text: str | None = None
+    pending: str | None = None
+
+    def answered(self) -> None:
+        self.text = self.pending = None
 
 
 _OPEN = _OpenPrompt()
@@ -34,34 +40,53 @@ _OPEN = _OpenPrompt()
 
 class PromptConsole(Console):
     """A console that never writes on the line of an open prompt: it ends that line first, prints,
-    then asks the prompt again on a line of its own."""
+    then asks the prompt again on a line of its own, after the other lines that came with it."""
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         question = _OPEN.text
-        if question is None:
-            super().print(*objects, **kwargs)
-            return
-        _OPEN.text = None
-        super().print()
+        if question is not None:
+            _OPEN.text = None
+            super().print()
+            _OPEN.pending = question
         super().print(*objects, **kwargs)
-        self.ask(question)
+        if question is not None and not self._ask_soon():
+            self._ask_again()
+
+    def _ask_soon(self) -> bool:
+        """Ask again once this burst of lines is printed; False outside trio (then: at once)."""
+        try:
+            token = trio.lowlevel.current_trio_token()
+        except RuntimeError:
+            return False
+        try:
+            token.run_sync_soon(self._ask_again)
+        except trio.RunFinishedError:
+            return False
+        return True
+
+    def _ask_again(self) -> None:
+        question = _OPEN.pending
+        if question is not None and _OPEN.text is None:
+            self.ask(question)
 
     def ask(self, question: str) -> None:
         """Print ``question`` and leave the cursor after it."""
         super().print(Text(question, style=PROMPT_STYLE), end="")
         self.file.flush()
-        _OPEN.text = question
+        _OPEN.text, _OPEN.pending = question, None
 
     def end_prompt(self) -> None:
-        """End an open prompt's line (before something is written elsewhere, on standard error)."""
+        """End an open prompt's line (before something is written elsewhere, on standard error, or
+        before another question); a question waiting to be asked again is dropped."""
+        _OPEN.pending = None
         if _OPEN.text is not None:
             _OPEN.text = None
             super().print()
 
 
 def prompt_open() -> str | None:
-    """The prompt waiting for an answer on the terminal's current line, if any."""
-    return _OPEN.text
+    """The prompt waiting for an answer on the terminal's current line (or to be asked again)."""
+    return _OPEN.text or _OPEN.pending
 
 
 class Out:
@@ -114,7 +139,7 @@ class Out:
     def status(self, text: str) -> None:
         """A line that says what is going on, replaced as it changes (at a terminal only; not while
         a prompt waits for an answer, whose line it would take)."""
-        if not self.interactive or _OPEN.text is not None:
+        if not self.interactive or prompt_open() is not None:
             return
         if self._status is None:
             self._status = self.console.status(text, spinner="dots")
@@ -165,7 +190,7 @@ class Lines:
                 if not line:
                     await self._send.send(None)
                     return
-                _OPEN.text = None  # Enter was typed: the cursor is on a new line
+                _OPEN.answered()  # Enter was typed: the cursor is on a new line
                 await self._send.send(line.rstrip("\r\n"))
 
     async def get(self) -> str:
