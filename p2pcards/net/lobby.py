@@ -34,11 +34,8 @@ fixed amount, and no resource error may stop it:
 - at most ``MAX_WAITING`` requests waiting for the host's answer, ``MAX_WAITING_PER_ADDRESS`` from
   one address; each is refused after ``admission_timeout`` seconds without one;
 - a private table's join code: every connection from an address is counted as a guess **when it
-  arrives**, and stays counted unless it turns out right or not to be a guess at all, so concurrent
-  connections cannot try more codes than the limit; after ``MAX_WRONG_CODES`` wrong codes the address
-  must wait ``code_backoff`` seconds before the next try, doubling with each further wrong code up to
-  ``CODE_BACKOFF_MAX``: a roommate behind the same address can wait it out, a guesser gets a few
-  tries an hour;
+  arrives**, and after ``MAX_WRONG_CODES`` wrong codes the address waits between tries, a back-off a
+  roommate can wait out (``guesses``);
 - a failure to read the known-peers file (out of file descriptors, say) refuses that newcomer and
   nothing else.
 """
@@ -57,6 +54,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pcards.net.discovery import TableAd, option_text
 from p2pcards.net.gate import Gate
+from p2pcards.net.guesses import CODE_BACKOFF, MAX_WRONG_CODES, CodeGuesses
 from p2pcards.net.handshake import Handshake, HandshakeError, Hello, Why, join_code_key, refusal
 from p2pcards.net.link import Address, Link, LinkError, accept, open_listener
 from p2pcards.net.lobby_protocol import (
@@ -92,13 +90,6 @@ MAX_REFUSING: Final = 16
 """Refusals being written at once; beyond that a connection turned away is simply closed."""
 REFUSAL_LINGER: Final = 0.5
 """Seconds a refused connection is kept to deliver its refusal."""
-MAX_WRONG_CODES: Final = 5
-"""Wrong join codes from one address before it has to wait between tries."""
-CODE_BACKOFF: Final = 10.0
-"""Seconds to wait after the ``MAX_WRONG_CODES``-th wrong code; doubled with every further one."""
-CODE_BACKOFF_MAX: Final = 120.0
-MAX_TRACKED_ADDRESSES: Final = 1024
-"""Addresses whose wrong codes are remembered (the oldest are forgotten first)."""
 COMPUTER_NAMES: Final = ("Anna", "Boris", "Clara", "Dmitri", "Elena", "Farid", "Galina", "Hugo")
 """Names for the host's computer players (as offline), the first ones nobody at the table has."""
 
@@ -135,15 +126,6 @@ class HostedGame:
 
     genesis: Genesis
     nodes: list[Node]
-
-
-@dataclass
-class _Guesses:
-    """A private table's join-code attempts from one address."""
-
-    wrong: int = 0
-    in_flight: int = 0
-    wait_until: float = 0.0
 
 
 def open_files_limit() -> int | None:
@@ -195,12 +177,11 @@ class Lobby:
         self.lobby_id = os.urandom(32)
         self.private = code is not None
         self.admission_timeout = admission_timeout
-        self.code_backoff = code_backoff
         # Derived once: scrypt is deliberately slow, and every joiner's handshake needs the key.
         self._code_key = join_code_key(code, self.lobby_id) if code is not None else None
         self._requests: list[Request] = []
         self._admission: list[Request] = []
-        self._guesses: dict[str, _Guesses] = {}
+        self._guesses = CodeGuesses(backoff=code_backoff)
         self._gate = Gate(MAX_HANDSHAKES, MAX_PER_ADDRESS)
         self._open: dict[str, int] = {}
         self._connections = 0
@@ -345,7 +326,7 @@ class Lobby:
         self._connections += 1
         guessing = self._code_key is not None
         if guessing:
-            self._guess_state(peer_ip).in_flight += 1
+            self._guesses.arrived(peer_ip, trio.current_time())
         try:
             await self._serve(stream, peer_ip, guessing)
         except (OSError, StoreError, trio.BrokenResourceError, trio.ClosedResourceError):
@@ -366,38 +347,16 @@ class Lobby:
             return f"too many connections from your address ({MAX_PER_ADDRESS} at once)"
         if self._code_key is None:
             return ""
-        state = self._guesses.get(peer_ip)
-        if state is None or state.wrong + state.in_flight < MAX_WRONG_CODES:
+        wait = self._guesses.wait(peer_ip, trio.current_time())
+        if wait <= 0:
             return ""
-        wait = state.wait_until - trio.current_time()
-        if state.in_flight == 0 and wait <= 0:
-            return ""  # waited long enough: one more try
-        seconds = max(1, int(wait + 0.999)) if state.in_flight == 0 else max(1, int(self.code_backoff))
         return (
-            f"too many wrong join codes from your address: wait {seconds} s and try again "
-            "(check the code with the host)"
+            f"too many wrong join codes from your address: wait {max(1, int(wait + 0.999))} s and try "
+            "again (check the code with the host)"
         )
 
-    def _guess_state(self, peer_ip: str) -> _Guesses:
-        state = self._guesses.get(peer_ip)
-        if state is None:
-            while len(self._guesses) >= MAX_TRACKED_ADDRESSES:
-                oldest = next(iter(self._guesses))
-                if self._guesses[oldest].in_flight:
-                    break  # never forget an address with a guess under way
-                del self._guesses[oldest]
-            state = self._guesses[peer_ip] = _Guesses()
-        return state
-
     def _judged(self, peer_ip: str, wrong: bool) -> None:
-        state = self._guess_state(peer_ip)
-        state.in_flight -= 1
-        if wrong:
-            state.wrong += 1
-            if state.wrong >= MAX_WRONG_CODES:
-                doubling = 2 ** min(state.wrong - MAX_WRONG_CODES, 16)
-                delay = min(CODE_BACKOFF_MAX, self.code_backoff * doubling)
-                state.wait_until = trio.current_time() + delay
+        self._guesses.judged(peer_ip, trio.current_time(), wrong=wrong)
 
     async def _refuse_early(self, stream: trio.SocketStream, why: str) -> None:
         """Tell a connection turned away why (if not too many are being told already), then close.
