@@ -229,6 +229,9 @@ async def test_a_host_two_joiners_and_a_computer_play_a_whole_match(
         table = joiner.of("table")[0]
         assert table["fingerprint"] == host.of("hosting")[0]["fingerprint"] and table["host"] == "Hana"
         assert (table["game"], table["dealer"], table["players"]) == (game, "mental", start_players(options))
+        # ... and, before signing, that the host's laptop runs the computer player (and sees its cards).
+        computers = joiner.of("computers")[0]
+        assert computers["seats"] == [3] and computers["runner"] == 0 and computers["runner_name"] == "Hana"
     # The host saw each joiner's name with the fingerprint of the key it proved.
     asked = {e["name"]: e["fingerprint"] for e in host.of("request")}
     assert asked == {j.name: j.of("joining")[0]["fingerprint"] for j in joiners}
