@@ -45,6 +45,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help=f"cheating seats, e.g. 1:equivocate; kinds: {', '.join(BEHAVIOURS)}",
     )
     p.add_argument("--dealer", choices=("mental", "seeded"), default="mental", help="default: mental")
+    p.add_argument(
+        "--fuzz", type=int, default=None, metavar="M",
+        help="instead of the games above, fuzz one replica with up to M re-signed mutations of real frames "
+        "per seed (p2pcards.harness.fuzz)",
+    )
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.set_defaults(run=run)
 
@@ -83,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     byzantine = parse_byzantine(args.byzantine, args.peers)
     options = game_options(args.option)
     seeds = [args.seed] if args.seed is not None else list(range(1, args.seeds + 1))
+    if args.fuzz is not None:
+        return _fuzz(args, seeds)
     reports: list[GameReport] = []
     started = time.perf_counter()
     with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:
@@ -135,3 +142,34 @@ def _print(args: argparse.Namespace, summary: dict[str, Any], reports: list[Game
             print(f"  FAILED seed {r.seed}: {'; '.join(r.problems)}  (replay: --seed {r.seed})")
     if not summary["failed_seeds"]:
         print("  all games passed")
+
+
+def _fuzz(args: argparse.Namespace, seeds: list[int]) -> int:
+    from p2pcards.harness.fuzz import fuzz
+
+    if args.fuzz <= 0:
+        raise UsageError("--fuzz must be positive")
+    started = time.perf_counter()
+    reports = []
+    with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:
+        task = progress.add_task(f"fuzzing {args.game}", total=len(seeds))
+        for seed in seeds:
+            reports.append(fuzz(args.game, peers=args.peers, seed=seed, dealer=args.dealer,
+                                budget=args.fuzz))
+            progress.advance(task)
+    failed = [r for r in reports if not r.passed]
+    if args.json:
+        print_json({"fuzz": [r.__dict__ | {"passed": r.passed} for r in reports],
+                    "seconds": round(time.perf_counter() - started, 2)})
+    else:
+        print(f"{args.game}, {args.peers} peers, {len(seeds)} games fuzzed, dealer: {args.dealer}")
+        print(f"  mutated frames sent               {sum(r.mutations for r in reports)}")
+        print(f"  frames refused                    {sum(r.refused for r in reports)}")
+        print(f"  crashes                           {sum(len(r.crashes) for r in reports)}")
+        print(f"  time                              {round(time.perf_counter() - started, 2)} s")
+        for r in failed:
+            problems = r.crashes[:1] + r.framed[:1] + ([] if r.agree else ["replicas disagree"])
+            print(f"  FAILED seed {r.seed}: {'; '.join(problems)}  (replay: --seed {r.seed})")
+        if not failed:
+            print("  nothing found")
+    return 1 if failed else 0
