@@ -135,26 +135,34 @@ class _Mutator:
             return items
         return self._value()
 
-    def mutations(self, msg: SignedMessage) -> list[bytes]:
-        """Several re-signed mutations of ``msg`` and, now and then, of what came before it."""
+    def mutations(self, msg: SignedMessage, *, conflicting: bool) -> list[bytes]:
+        """Several re-signed mutations of ``msg`` and, now and then, of what came before it.
+        ``conflicting``: also messages for the same step after the same head (they name the signer a
+        cheater, which ends its part in the game: allowed once the game has got somewhere)."""
         self.seen.append(msg)
         g = self.genesis
         s, step, prev, kind, body = msg.seat, msg.step, msg.prev, msg.kind, msg.body
         made: list[bytes | None] = [
-            self._sign(s, kind, self._body(body), step, prev),
             self._sign(s, kind, body, step + 1 + self.rng.below(3), prev),
-            self._sign(s, kind, body, step, bytes([self.rng.below(256)]) * 32),
-            self._sign(s, sorted(KINDS)[self.rng.below(len(KINDS))], body, step, prev),
+            self._sign(s, kind, self._body(body), step + 1 + self.rng.below(3), prev),
+            self._sign(s, kind, self._body(body), step, bytes([self.rng.below(256)]) * 32),
             self._sign(s, "void_vote", {"silent": [self.rng.below(g.rules().players)]}, step, prev),
+            self._sign(s, "void_vote", self._body({"silent": [0]}), step, prev),
             self._sign(s, "abandon", {"silent": [self._value()]}, step, prev),
-            self._sign(
-                s,
-                "seal",
-                self._body({"hand": 0, "result": bytes(32), "over": False, "admit": []}),
-                step,
-                prev,
-            ),
+            self._sign(s, "return", self._body({}), step, prev),
         ]
+        if conflicting:
+            made += [
+                self._sign(s, kind, self._body(body), step, prev),
+                self._sign(s, sorted(KINDS)[self.rng.below(len(KINDS))], body, step, prev),
+                self._sign(
+                    s,
+                    "seal",
+                    self._body({"hand": 0, "result": bytes(32), "over": False, "admit": []}),
+                    step,
+                    prev,
+                ),
+            ]
         inner = msg.data
         for _ in range(1 + self.rng.below(4)):
             wrapped = self._sign(s, "catchup_response", {"msgs": [inner, inner]}, 0, initial_head(g.game_id))
@@ -162,7 +170,7 @@ class _Mutator:
                 break
             inner = wrapped
         made.append(inner)
-        twin = self._sign(s, kind, self._body(body), step, prev)
+        twin = self._sign(s, kind, self._body(body), step, prev) if conflicting else None
         if twin is not None:
             try:
                 pair = Equivocation.of(msg, SignedMessage.from_bytes(twin))
@@ -180,17 +188,29 @@ class _Mutator:
         return [m for m in made if m is not None]
 
 
+LONGER: dict[str, dict[str, Any]] = {
+    "durak": {"series_hands": 3},
+    "spades": {"target": 150},
+    "azi": {"hands": 5},
+}
+"""Matches of a few hands, so that sealed hands, the next hands and the end are all fuzzed."""
+
+
 def fuzz(
     game: str, *, peers: int = 3, seed: int = 1, dealer: str = "seeded", budget: int = 2_000, rate: int = 8
 ) -> FuzzReport:
-    """Play one game; feed the replica of seat 0 up to ``budget`` mutated frames along the way, one for
-    every ``rate`` frames on average (a low rate lets a game get far before its first verdict)."""
+    """Play one match; feed the replica of seat 0 up to ``budget`` mutated frames along the way, one for
+    every ``rate`` frames on average, each a mutation of a message of the last seat, re-signed with its
+    key.  Mutations that name that seat a cheater (a second message for a step) come only once a hand is
+    sealed, so that the game gets far first; then it goes on without the seat."""
 
     report = FuzzReport(game, seed)
     keys = _identities(peers, seed)
+    mutated = peers - 1
     genesis = make_genesis(
         game,
         [(f"p{i}", public_bytes(k)) for i, k in enumerate(keys)],
+        options=LONGER.get(game, {}),
         dealer=dealer,
         seed=seed if dealer == "seeded" else 0,
         nonce=seed.to_bytes(8, "big"),
@@ -236,11 +256,11 @@ def fuzz(
             msg = SignedMessage.from_bytes(payload)
         except WireError:
             continue
-        if msg.seat == 0:
-            continue  # never sign anything in seat 0's name: it is the seat whose innocence is checked
+        if msg.seat != mutated:
+            continue  # only the last seat's messages are mutated: seat 0 is the one whose innocence is checked
         if mutator.rng.below(rate):
             continue
-        choices = mutator.mutations(msg)
+        choices = mutator.mutations(msg, conflicting=bool(tables[0].hands_played))
         mutated = choices[mutator.rng.below(len(choices))]
         report.mutations += 1
         call(0, partial(tables[0].receive, frm, mutated))
@@ -261,7 +281,6 @@ def _act(t: Table, text: str) -> list[out.Output]:
         return t.local_action(text)
     except ActionError:
         return []
-
 
 
 def _source(rng: Rng) -> Callable[[int], bytes]:
