@@ -206,7 +206,7 @@ def fuzz(
 
     report = FuzzReport(game, seed)
     keys = _identities(peers, seed)
-    mutated = peers - 1
+    target = peers - 1
     genesis = make_genesis(
         game,
         [(f"p{i}", public_bytes(k)) for i, k in enumerate(keys)],
@@ -256,8 +256,8 @@ def fuzz(
             msg = SignedMessage.from_bytes(payload)
         except WireError:
             continue
-        if msg.seat != mutated:
-            continue  # only the last seat's messages are mutated: seat 0 is the one whose innocence is checked
+        if msg.seat != target:
+            continue  # only the last seat's messages are mutated; seat 0's innocence is checked
         if mutator.rng.below(rate):
             continue
         choices = mutator.mutations(msg, conflicting=bool(tables[0].hands_played))
