@@ -10,8 +10,8 @@ from p2pcards.harness.fuzz import fuzz
 @pytest.mark.parametrize(("game", "peers"), [("durak", 3), ("spades", 4), ("azi", 4)])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_mutated_frames_find_nothing(game: str, peers: int, seed: int) -> None:
-    report = fuzz(game, peers=peers, seed=seed, budget=250, rate=6)
-    assert report.mutations > 50, "the game was long enough to be fuzzed"
+    report = fuzz(game, peers=peers, seed=seed, budget=250, rate=3)
+    assert report.mutations > 20, "the match was long enough to be fuzzed"
     assert report.crashes == [], report.crashes[:3]
     assert report.finished and report.agree and report.framed == []
 
