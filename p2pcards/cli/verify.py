@@ -38,7 +38,7 @@ from p2pcards.table.genesis import Genesis, GenesisError
 from p2pcards.table.replica import Table
 from p2pcards.text import shown
 
-CHEATS = ("equivocation", "bad-message", "illegal-action", "renege")
+CHEATS = ("equivocation", "bad-message", "bad-proof", "illegal-action", "renege")
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -47,8 +47,8 @@ BEHAVIOURS: tuple[str, ...] = (
 
 EXPECTED_FAULT: dict[str, tuple[str, ...]] = {
     "equivocate": ("equivocation",),
-    "bad-proof": ("bad-message",),
-    "bad-share": ("bad-message",),
+    "bad-proof": ("bad-proof",),
+    "bad-share": ("bad-proof", "bad-message"),  # a bit flipped in a proof, or in a point's encoding
     "illegal": ("illegal-action",),
     "renege": ("renege", "illegal-action"),  # caught at once where the hand's public cards already show it
     "wrong-head": ("silent",),

@@ -42,7 +42,7 @@ from p2pcards.wire import (
     sign,
 )
 
-CHEAT_KINDS = frozenset({"equivocation", "bad-message", "illegal-action", "renege"})
+CHEAT_KINDS = frozenset({"equivocation", "bad-message", "bad-proof", "illegal-action", "renege"})
 
 
 @dataclass

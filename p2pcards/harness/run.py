@@ -22,7 +22,7 @@ from p2pcards.table.genesis import Genesis, GenesisError, make_genesis
 from p2pcards.table.replica import Table
 from p2pcards.wire import Envelope, key_from_seed, public_bytes, sign
 
-CHEAT_KINDS = frozenset({"equivocation", "bad-message", "illegal-action", "renege"})
+CHEAT_KINDS = frozenset({"equivocation", "bad-message", "bad-proof", "illegal-action", "renege"})
 WEAK_KEY = bytes([1]) + bytes(31)
 """A small-order Ed25519 point: with it as a seat's key, anyone could sign as that seat."""
 

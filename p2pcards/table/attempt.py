@@ -444,7 +444,7 @@ class Attempt:
             try:
                 self.dealer.accept(exp.kind, step.number, [(m.seat, m.body) for m in msgs])
             except DealFault as exc:
-                raise Foul(exc.seat, "bad-message", str(exc)) from exc
+                raise Foul(exc.seat, exc.kind, str(exc)) from exc
             self.prelude.pop(0)
             return ""
         if exp.kind in ("share", "reveal", "audit"):
@@ -469,7 +469,7 @@ class Attempt:
         try:
             self.dealer.accept_shares(step, seat, positions, body)
         except DealFault as exc:
-            raise Foul(seat, "bad-message", str(exc)) from exc
+            raise Foul(seat, exc.kind, str(exc)) from exc
         for p in positions:
             self.published[p] = self.published.get(p, 0) | 1 << seat
 

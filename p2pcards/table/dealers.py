@@ -35,11 +35,18 @@ SourceFor = Callable[[bytes, str], deal.RandomSource]
 
 
 class DealFault(Exception):
-    """What ``seat`` sent for the deal is wrong; the message says what (-1: no seat can be blamed)."""
+    """What ``seat`` sent for the deal is wrong; the message says what (-1: no seat can be blamed).
+    ``kind``: ``bad-proof`` when a proof fails (a shuffle, a key, a share), ``bad-message`` when the
+    bytes themselves are wrong."""
 
-    def __init__(self, seat: int, message: str) -> None:
+    def __init__(self, seat: int, message: str, kind: str = "bad-message") -> None:
         super().__init__(f"seat {seat}: {message}" if seat >= 0 else message)
         self.seat = seat
+        self.kind = kind
+
+
+def _kind(exc: deal.DealError) -> str:
+    return "bad-proof" if isinstance(exc, deal.ProofError) else "bad-message"
 
 
 @dataclass(frozen=True)
@@ -181,7 +188,7 @@ class MentalDealer:
             try:
                 self._accept_one(kind, step, seat, body)
             except deal.DealError as exc:
-                raise DealFault(seat, str(exc)) from exc
+                raise DealFault(seat, str(exc), _kind(exc)) from exc
         if kind == "key_reveal":
             try:
                 self._joint = deal.joint_key([self._publics[s] for s in self.holders])
@@ -220,7 +227,7 @@ class MentalDealer:
             )
         except deal.ProofError as exc:
             seat = exc.seat if exc.seat is not None else -1
-            raise DealFault(seat, str(exc)) from exc
+            raise DealFault(seat, str(exc), "bad-proof") from exc
         except deal.DealError as exc:
             raise DealFault(-1, str(exc)) from exc
 
@@ -245,7 +252,7 @@ class MentalDealer:
                     raise deal.EncodingError(f"a share for position {share.position}, {p} was due")
                 d = deal.verify_share(ctx, public, self._deck, p, share)
             except deal.DealError as exc:
-                raise DealFault(seat, str(exc)) from exc
+                raise DealFault(seat, str(exc), _kind(exc)) from exc
             self._shares.setdefault(p, {})[seat] = d
 
     def open(self, position: int, own: bool) -> Card:

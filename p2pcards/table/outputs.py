@@ -120,7 +120,7 @@ class Fault:
     seat: int
     step: int
     kind: str
-    """equivocation | bad-message | illegal-action | renege | silent"""
+    """equivocation | bad-message | bad-proof | illegal-action | renege | silent"""
     message: str
     evidence: tuple[bytes, ...] = field(default=(), repr=False)
     hand: int = -1

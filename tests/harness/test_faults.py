@@ -28,8 +28,8 @@ def test_every_fault_at_once_and_the_honest_replicas_still_finish_and_agree(game
     [
         ("durak", 3, "equivocate", "equivocation", "seeded"),
         ("spades", 4, "equivocate", "equivocation", "seeded"),
-        ("spades", 4, "bad-proof", "bad-message", "mental"),
-        ("durak", 4, "bad-share", "bad-message", "mental"),
+        ("spades", 4, "bad-proof", "bad-proof", "mental"),
+        ("durak", 4, "bad-share", "bad-proof", "mental"),
         ("azi", 3, "illegal", "illegal-action", "seeded"),
         ("spades", 4, "renege", "renege", "seeded"),
         ("spades", 4, "wrong-head", "silent", "seeded"),
