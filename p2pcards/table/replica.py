@@ -240,7 +240,9 @@ class Table:
                 self._settle(contribute=False)
         finally:
             self._restoring = False
-        self._out = [o for o in self._out if not isinstance(o, (out.Send, out.Persist, out.KeepSecret))]
+        # What the replay itself would have sent or journaled is already out there (a new master
+        # secret, for a seat that died before it kept one, is not: it stays).
+        self._out = [o for o in self._out if not isinstance(o, (out.Send, out.Persist))]
         if self.seat is not None:
             self._catchup_until = self._now + CATCHUP_GRACE_MS
             self._resend_open()
