@@ -197,7 +197,9 @@ class Table:
         self._voted: set[tuple[bytes, int]] = set()
         self._asked: _Asked | None = None
         self._admit: dict[int, bool] = {}
-        self._return_asked: set[int] = set()
+        self._asking_return = False
+        self._return_asked: set[tuple[int, int]] = set()
+        """(seat, hand) of every return request taken: one per seat voted out and hand."""
         self._restoring = False
         self._ticked = False
         self._catchup_until: int | None = None
@@ -291,7 +293,8 @@ class Table:
 
     def ask_to_return(self) -> list[out.Output]:
         """This seat was voted out: ask the seats still playing to deal it in again."""
-        if self.seat is not None and self.seat in self._out_seats() and self.seat not in self._cheaters:
+        if self.seat is not None and self._out_seats().get(self.seat) == SILENT:
+            self._asking_return = True
             self._certificate("return", {})
             self._settle()
         return self._flush()
@@ -671,17 +674,22 @@ class Table:
         except bodies.BodyError as exc:
             self._reject(peer, "bad return", str(exc))
             return
-        held = self._returns.get(msg.seat)
-        if held is not None and held.hash == msg.hash:
+        # One request per seat voted out and hand: a seat that is playing, a cheater, or a seat that
+        # asked already for this hand asks for nothing (and cannot make us journal or relay more).
+        b = self._boundary
+        if b is None or self._out_seats().get(msg.seat) != SILENT or msg.seat in self._cheaters:
             return
+        key = (msg.seat, b.hand)
+        if key in self._return_asked:
+            return
+        self._return_asked.add(key)
         self._returns[msg.seat] = msg
         self._keep(msg, own=msg.seat == self.seat)
-        if msg.seat != self.seat and self.seat is not None and msg.seat not in self._return_asked:
-            self._return_asked.add(msg.seat)
+        if msg.seat != self.seat and self.seat is not None:
             if self.person:
                 self._out.append(out.ReturnAsked(msg.seat))
             else:
-                self._admit.setdefault(msg.seat, True)
+                self._admit[msg.seat] = True
 
     def _take_evidence(self, peer: int | None, msg: SignedMessage) -> None:
         try:
@@ -1294,6 +1302,21 @@ class Table:
         self._last_retry = self._now
         self._resend_open()
         self._out.append(out.Send(self._catchup_request()))
+        self._ask_again_to_return()
+
+    def _ask_again_to_return(self) -> None:
+        """A seat voted out that asked to come back asks again at every hand until it is dealt in."""
+        b = self._boundary
+        if not self._asking_return or self.seat is None or b is None:
+            return
+        if self._out_seats().get(self.seat) != SILENT:
+            self._asking_return = False
+            return
+        mine = self._returns.get(self.seat)
+        if (self.seat, b.hand) in self._return_asked and mine is not None:
+            self._out.append(out.Send(mine.data))
+        else:
+            self._certificate("return", {})
 
     def _resend_open(self) -> None:
         att = self.attempt
