@@ -522,7 +522,9 @@ class Table:
 
     def _feed(self, att: Attempt) -> None:
         """Offer ``att`` every held message that follows its head, until it stops moving; then queue
-        the messages kept because they fitted nothing before and fit it now."""
+        the messages kept because they fitted nothing before and fit it now: step messages for its
+        open step, certificates about any step it went through."""
+        heads = [att.head]
         while att.fault is None:
             before = (att.step, att.head, len(att.seals))
             for msg in list(self._by_prev.get(att.head, ())):
@@ -530,15 +532,13 @@ class Table:
                     att.offer(msg)
             if (att.step, att.head, len(att.seals)) == before:
                 break
-        self._requeue(
-            lambda m: (
-                (m.step == att.step and m.prev == att.head)
-                or (m.kind in CERTIFICATE_KINDS and att.head_before(m.step) == m.prev)
-            )
-        )
+            heads.append(att.head)
+        self._requeue(self._unplaced.take(att.head, att.step))
+        for head in heads:
+            self._requeue(self._unplaced.take(head, certificates=True))
 
-    def _requeue(self, fits: Callable[[SignedMessage], bool]) -> None:
-        for peer, msg in self._unplaced.take(fits):
+    def _requeue(self, taken: list[tuple[int | None, SignedMessage]]) -> None:
+        for peer, msg in taken:
             self._inbox.append((peer, msg, 1))
 
     def _hold(self, peer: int | None, msg: SignedMessage) -> None:
@@ -568,9 +568,8 @@ class Table:
         self._store(msg)
         self._keep(msg, own=msg.seat == self.seat)
         if isinstance(outcome, Sealed):
-            step = self._setup.chain.step
             self._setup.open()
-            self._requeue(lambda m: m.step == step)
+            self._requeue(self._unplaced.take(self._setup.chain.head, self._setup.chain.step))
             try:
                 self._setup.apply(outcome.step.number, outcome.step.messages)
             except Foul as foul:
@@ -996,7 +995,7 @@ class Table:
             for mask in range(1 << len(extra)):
                 chosen = frozenset(c for i, c in enumerate(extra) if mask >> i & 1) | b.carried
                 self._candidates[start_head(b.head, chosen)] = chosen
-        for head in sorted(self._unplaced.heads_at(b.step) & self._candidates.keys()):
+        for head in sorted(h for h in self._candidates if self._unplaced.follows(h)):
             if head not in self._attempts:
                 self._attempt_for(b, self._candidates[head])
         complete = [a for a in self._attempts.values() if a.complete and a.hand == b.hand]
@@ -1354,7 +1353,11 @@ class Table:
         end_match = len(att.active) == 2
         if not voteable and not end_match:
             return  # half the table or more is silent: nobody may decide for it; we wait
-        if key in self._voted:
+        # One vote (or end) per seat and step, ever: what the journal holds counts too, so a seat
+        # restarted from it does not vote again with other seats named (that would be equivocation).
+        mine = self._votes.get((att.step, att.head), {}).get(self.seat)
+        ended = self._abandons.get((att.step, att.head))
+        if key in self._voted or mine is not None or (ended is not None and ended.seat == self.seat):
             return
         asked = self._asked
         if asked is None or asked.key != key or asked.seats != missing:
