@@ -225,7 +225,7 @@ class AziHand(HandState):
 
     def reveals(self, action: Action) -> tuple[int, ...]:
         s = self._turn
-        if self.phase != PLAY or s < 0 or not act.PLAY0 <= action < act.PLAY0 + 52:
+        if self.phase != PLAY or s < 0 or action.__class__ is not int or not act.PLAY0 <= action < act.PLAY0 + 52:
             return ()
         c = action - act.PLAY0
         ca = self.card_at

@@ -26,7 +26,10 @@ class DurakResult:
     out_order: tuple[tuple[int, ...], ...]
     """Groups of seats in the order they went out; the seats of one group went out in the same bout."""
     durak: int | None
-    """The last player holding cards, or None for a draw (everybody ran out in the same bout)."""
+    """The last player holding cards, or None for a draw (everybody ran out in the same bout, D13, or
+    the hand stalled, D15)."""
+    stalled: bool = False
+    """The hand ended by D15: 30 bouts in a row ended with a take and no card drawn (a draw)."""
 
     @property
     def draw(self) -> bool:
@@ -44,7 +47,7 @@ class DurakResult:
         for i, group in enumerate(self.out_order):
             if seat in group:
                 return i + 1
-        if seat == self.durak:
+        if seat == self.durak or (self.stalled and 0 <= seat < self.players):
             return len(self.out_order) + 1
         raise GameError(f"seat {seat} did not play this hand")
 
@@ -58,6 +61,11 @@ class DurakResult:
         return tuple(pts)
 
     def summary(self) -> str:
+        if self.stalled:
+            text = "30 bouts in a row ended with a take and nothing drawn: the hand is a draw, no durak"
+            if self.out_order:
+                text += f" ({_seats(self.out_order[0])} went out first)"
+            return text + "."
         if not self.out_order:
             return f"{_seats((self.durak,)) if self.durak is not None else 'nobody'} is the durak."
         parts = [f"{_seats(self.out_order[0])} went out first"]

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from p2pcards.games.durak.rules import Rules
 
 HAND_SIZE = 6
+STALLED_BOUTS = 30
+"""D15: after this many bouts in a row in which the defender took and nobody drew, the hand is a draw."""
 
 # phases
 P_DEAL, P_TRUMP, P_SHOW, P_LEAD, P_DEFEND, P_THROW, P_DRAW, P_OVER = range(8)
@@ -117,6 +119,7 @@ class DurakState(HandState):
         self.ti_idx = 0
         self.ti_added = False
         self.adders = 0  # bit s: seat s added a card this bout (D10)
+        self.stalled = 0  # bouts in a row that ended with a take and no card drawn (D15)
         self.show_idx = 0
         self.best_show = 99
         self.leader = -1
@@ -408,6 +411,8 @@ class DurakState(HandState):
                 if k > 0:
                     draws.append((s, tuple(talon[left - 1 - j] for j in range(k))))
                     left -= k
+        # D15: a take with nothing drawn extends the run of stalled bouts; anything else ends it
+        self.stalled = self.stalled + 1 if self.taking and not draws else 0
         if draws:
             self.phase = P_DRAW
             self._to_act = CHANCE
@@ -425,10 +430,11 @@ class DurakState(HandState):
                 for s in gone:
                     self.out |= 1 << s
         left = [s for s in range(n) if not self.out >> s & 1]
-        if len(left) <= 1:
+        if len(left) <= 1 or self.stalled >= STALLED_BOUTS:
             self.phase = P_OVER
             self._to_act = TERMINAL
-            self._result = DurakResult(n, self.out_order, left[0] if left else None)
+            durak = left[0] if len(left) == 1 else None
+            self._result = DurakResult(n, self.out_order, durak, stalled=len(left) > 1)
             return
         start = self.defender if self.defended else (self.defender + 1) % n
         self._start_bout(self._next_active(start))

@@ -234,7 +234,11 @@ class SpadesState(HandState):
         if self._phase == 2:  # _PLAY
             seat = self.to_act
             try:
-                ev = _PLAY_EVENTS[seat][action]  # (seat, card): the card is a whole number 0-51
+                # (seat, card): the card is a whole number 0-51; True and 1.0 hash like 1, so the
+                # class is checked first
+                if action.__class__ is not int:
+                    raise TypeError
+                ev = _PLAY_EVENTS[seat][action]
             except (KeyError, TypeError):
                 raise self._malformed(action) from None
             action = ev[1]
