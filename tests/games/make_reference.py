@@ -9,8 +9,11 @@ moves any replicated byte fails there, unless a rule says so (then the file is r
 says which rule).
 
 The references were first written by the engines as they were before the shared vocabulary of the
-games; Azi's were rebuilt once when its option list gained ``hands`` (A15), which enters the digest
-of every Azi hand through the options.
+games.  Azi's were rebuilt once, when its option list gained ``hands`` (A15: the options enter the
+digest of every hand) and A16 made only a *short* all-in limit what a winner takes (the stacks, and so
+the next hands' setups, change where a player called with exactly what it had; a replay's setup names
+its short all-in seats).  Before that rebuild every Azi reference record was replayed, move for move,
+under the new rules.
 """
 
 from __future__ import annotations
