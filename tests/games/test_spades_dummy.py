@@ -12,7 +12,7 @@ from p2pcards.games import CHANCE, TERMINAL, GameError, load
 from p2pcards.games.cards import parse_card
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
-from p2pcards.games.spades import SpadesState, dummy
+from p2pcards.games.spades import SpadesState, SpadesView, dummy
 from p2pcards.games.spades.config import BID0
 
 RULES = load("spades")
@@ -104,13 +104,13 @@ def test_a_dummys_cards_are_known_to_every_view() -> None:
 
 def _view_with(hand: str, trick: tuple[tuple[int, str], ...] | list[tuple[int, str]] = (), played: str = "",
                bids: tuple[int, ...] = (3,) * 4, legal: str | None = None, phase: str = "play",
-               seat: int = 0) -> dummy.SpadesView:
+               seat: int = 0) -> SpadesView:
     """A view as the rules page describes it, built by hand (the policy reads nothing else)."""
     held = cards(hand)
     legal_cards = cards(legal) if legal is not None else held
     state = RULES.new_hand({"dealer": 3})
     base = state.view(seat)
-    return dummy.SpadesView(
+    return SpadesView(
         seat=seat, to_act=seat, hand=held,
         legal_actions=tuple(range(BID0, BID0 + 14)) if phase == "bidding" else legal_cards,
         unknown_positions=(), unseen_cards=(), _masked=base._masked, phase=phase, dealer=3,

@@ -13,7 +13,7 @@ hand number) is accepted so that every caller passes what a future tie-break wou
 
 from __future__ import annotations
 
-from p2pcards.games.base import Action, GameError
+from p2pcards.games.base import Action, GameError, View
 from p2pcards.games.cards import ACE, KING, Card
 from p2pcards.games.spades.config import BID0
 from p2pcards.games.spades.state import SPADE0, SpadesView
@@ -68,7 +68,7 @@ def is_master(c: Card, gone: set[Card]) -> bool:
     return all(h in gone for h in range(c + 1, top + 1))
 
 
-def choose(view: SpadesView, seed: bytes = b"") -> Action:
+def choose(view: View, seed: bytes = b"") -> Action:
     """The open dummy's move in ``view`` (see the module docstring and the rules page)."""
     if not isinstance(view, SpadesView) or view.to_act != view.seat or not view.legal_actions:
         raise GameError("the dummy chooses only when its own seat is to act")
