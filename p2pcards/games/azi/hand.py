@@ -5,8 +5,13 @@ The flow of a hand (``phase``):
 * ``BUYIN`` (azi replays only, A14): the seats that may buy in are asked in turn, clockwise from
   the dealer's left; ``buyin`` or ``decline``.
 * ``DEAL`` then ``REVEAL`` (chance): the cards are dealt one at a time clockwise from the dealer's
-  left to the seats in the hand (position ``k`` is the ``k``-th card dealt), blind (``disclose``
-  off) when blind betting is on; then the last card dealt, the dealer's, is turned up for trump (A2).
+  left to the ``m`` seats in the hand, blind (``disclose`` off) when blind betting is on; then the last
+  card dealt, the dealer's, is turned up for trump (A2).  The deck positions, for any set of seats in
+  the hand (those that paid the ante, or those that replay an azi; seats away or out are never in
+  it): list the seats in the hand clockwise from the dealer's left, the dealer last; position ``k``
+  (``k < m * deal``) goes to the seat at place ``k % m`` of that list, and position ``m * deal - 1``,
+  the last card dealt, is turned up for trump (the dealer's card, unless the dealer sits out a replay,
+  A16).
 * ``DISCARD`` (``deal=4``, A4): each seat in turn discards a card by its place in the hand.
 * ``BID`` (A6-A9): the bidding for the lead.  A blind seat may ``look`` first (a ``Disclose``
   need, then the same seat acts again).
