@@ -274,6 +274,11 @@ class Rules(ABC):
     """A game with its options: the factory of matches and hands, and the action vocabulary."""
 
     name: ClassVar[str]
+    rule_codes: ClassVar[tuple[str, ...]] = ()
+    """The numbered rules of the game's rulebook (``D1``.., ``S1``.., ``A1``..): every ``ActionError``
+    the engine raises from ``apply``, and every failed audit, names one of them."""
+    deal_rule: ClassVar[str] = ""
+    """The rule of the deal: what an audit names when the cards themselves do not fit."""
     deck: tuple[Card, ...]
     options: tuple[tuple[str, Any], ...]
 
@@ -294,6 +299,11 @@ class Rules(ABC):
     @property
     def players(self) -> int:
         return int(dict(self.options).get("players", 4))
+
+    def summarize(self, actions: Sequence[Action]) -> list[str]:
+        """The actions as short text for a person: every action's text, except that a game with
+        amounts (Azi) writes a run of them as ``raise 1..980``."""
+        return [self.action_text(a) for a in actions]
 
     def parse_card(self, text: str) -> Card:
         try:
@@ -322,7 +332,7 @@ class Rules(ABC):
             seat = exc.seat if exc.seat is not None else record.actions[step][0]
             return AuditResult(False, seat=seat, rule=exc.rule, step=step, message=exc.reason)
         except FulfilError as exc:
-            return AuditResult(False, rule="deal", step=state.moves_applied, message=str(exc))
+            return AuditResult(False, rule=self.deal_rule, step=state.moves_applied, message=str(exc))
         return AuditResult(True, digest=state.digest())
 
     def _start_replay(self, record: HandRecord) -> HandState:
@@ -349,10 +359,10 @@ class Rules(ABC):
             seat, text = actions[i]
             if to_act == TERMINAL:
                 raise ActionError(f"move {i}: the hand is over but the record goes on", seat=seat,
-                                  rule="end")
+                                  rule=state.phase_rule)
             if seat != to_act:
                 raise ActionError(f"move {i}: seat {seat} acted but seat {to_act} was awaited",
-                                  seat=seat, rule="turn")
+                                  seat=seat, rule=state.phase_rule)
             state.apply(self.parse_action(text))
 
 
@@ -545,6 +555,16 @@ class HandState(ABC):
     def fulfil(self, values: Mapping[int, Card]) -> None:
         """Fulfil ``need`` with the values this replica learns (all of them for a ``Reveal``)."""
 
+    def fulfil_known(self) -> None:
+        """Fulfil ``need`` with the values this replica already holds: a determinized state (see
+        ``View.determinize``) knows every card, so a search plays on without a dealer."""
+        need = self.need
+        if need is None:
+            raise FulfilError("nothing is to be dealt or revealed now")
+        ps = need.positions() if isinstance(need, Deal) else need.positions
+        known = self.card_at
+        self.fulfil({p: known[p] for p in ps if known[p] != UNKNOWN})
+
     def observe(self, position: int, c: Card) -> None:
         """Learn the card at a position (a card being played is revealed by its owner's share)."""
         if not 0 <= position < len(self.card_at):
@@ -576,6 +596,43 @@ class HandState(ABC):
 
     def legal_texts(self) -> list[str]:
         return [self.rules.action_text(a) for a in self.legal_actions()]
+
+    def legal_summary(self) -> list[str]:
+        """The legal actions in the compact text of ``rules.summarize`` (what a prompt shows)."""
+        return self.rules.summarize(self.legal_actions())
+
+    @property
+    def moves(self) -> tuple[tuple[int, Action], ...]:
+        """(seat, action) of every action applied, in order."""
+        return tuple(self._actions)
+
+    @property
+    def history(self) -> tuple[tuple[Any, ...], ...]:
+        """The public history the digest hashes: every fulfilled need (its public part) and action."""
+        return tuple(self._public)
+
+    @property
+    @abstractmethod
+    def phase_name(self) -> str:
+        """The phase of the hand, one of the game's ``PHASE_NAMES`` (the same word in the view)."""
+
+    @property
+    @abstractmethod
+    def phase_rule(self) -> str:
+        """The rule of the current phase: what an error names when it breaks no more specific rule."""
+
+    @property
+    @abstractmethod
+    def seats(self) -> tuple[int, ...]:
+        """The seats dealt into this hand, ascending."""
+
+    @abstractmethod
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards this replica knows in ``seat``'s hand, in the order the seat received them."""
+
+    @abstractmethod
+    def hand_positions(self, seat: int) -> tuple[int, ...]:
+        """The deck positions in ``seat``'s hand, known or not."""
 
     # ---- copies and knowledge
 
@@ -631,7 +688,7 @@ class HandState(ABC):
 
     def _illegal(self, message: str, rule: str, seat: int | None = None) -> IllegalAction:
         try:
-            legal = self.legal_texts() if self.to_act >= 0 else []
+            legal = self.legal_summary() if self.to_act >= 0 else []
         except GameError:
             legal = []
         return IllegalAction(message, seat=self.to_act if seat is None else seat, rule=rule, legal=legal)

@@ -242,7 +242,7 @@ def test_hard_takes_the_trick_cheaply_and_keeps_its_best_card() -> None:
     # seat 1 trumped Hard's 6D and leads 9H with a trick: Hard must take this trick (10H or AH), and
     # 10H keeps AH for the last trick, where it beats any heart
     st = two_seat({0: "6D 10H AH", 1: "9H 8H 7S"}, "bet 10", "call", "play 6D", "play 7S", "play 9H")
-    assert st.to_act == 0 and st.tricks == [0, 1]
+    assert st.to_act == 0 and st.tricks == (0, 1)
     assert choose("hard", st) == "play TH"
 
 

@@ -112,7 +112,7 @@ def test_no_move_while_dealing_or_after_the_end() -> None:
     ([], "discard #1", "A6"),
     ([], "buyin", "A6"),
     (["bet 10", "call", "call"], "raise 5", "A10"),
-    (["bet 10", "call", "call"], "play 7H", "A10"),  # seat 0 does not hold it
+    (["bet 10", "call", "call"], "play 7H", "A2"),  # seat 0 does not hold it: it plays what it was dealt
     (["bet 10"], "bet 20", "A6"),
     (["bet 10"], "raise 1000", "A6"),
 ])
@@ -244,7 +244,7 @@ def test_clone_is_independent() -> None:
     st = play(start(r, deck, dealer=2), deck, "bet 10", "call", "call")
     c = st.clone()
     play(c, deck, "play AH")
-    assert st.hands[0] != c.hands[0] and st.trick == [] and st.to_act == 0
+    assert st.hands[0] != c.hands[0] and st.trick == () and st.to_act == 0
     assert st.moves_applied == 3 and c.moves_applied == 4
 
 

@@ -57,7 +57,7 @@ def test_a1_within_a_suit_six_is_lowest_and_ace_highest() -> None:
     # dealer 1, trump spades (7S); seat 0 leads 6H, seat 1 follows with AH and wins
     deck = deck_for(r, 1, {0: "6H 6D 8D", 1: "AH 9D 7S"})
     st = play(start(r, deck, dealer=1), deck, "bet 10", "call", "play 6H", "play AH")
-    assert st.tricks == [0, 1]
+    assert st.tricks == (0, 1)
     assert st.to_act == 1
 
 
@@ -116,18 +116,18 @@ def test_a3_six_on_stage_when_an_ace_is_turned_up() -> None:
     st = play(start(r, deck, dealer=1), deck, "bet 10", "raise 5", "call")
     assert st.top_card == C("6S") and st.to_act == 1
     play(st, deck, "play AS", "play 6S")
-    assert st.tricks == [1, 0]
+    assert st.tricks == (1, 0)
 
 
 def test_a3_without_the_option_or_without_an_ace_the_six_is_the_lowest_trump() -> None:
     r = rules(players=2, blind=False, six_on_stage=False)
     deck = deck_for(r, 1, {0: "6S 7H 8H", 1: "9H 10H AS"})
     st = play(start(r, deck, dealer=1), deck, "bet 10", "raise 5", "call", "play AS", "play 6S")
-    assert st.top_card == -1 and st.tricks == [0, 1]
+    assert st.top_card == -1 and st.tricks == (0, 1)
     r2 = rules(players=2, blind=False)
     deck2 = deck_for(r2, 1, {0: "6S 7H 8H", 1: "9H 10H KS"})
     st2 = play(start(r2, deck2, dealer=1), deck2, "bet 10", "raise 5", "call", "play KS", "play 6S")
-    assert st2.top_card == -1 and st2.tricks == [0, 1]
+    assert st2.top_card == -1 and st2.tricks == (0, 1)
 
 
 def test_a4_with_four_cards_each_player_discards_one_before_the_bidding() -> None:
@@ -501,16 +501,16 @@ def test_a10_a_renege_against_the_face_up_trump_is_caught_by_everyone() -> None:
 def test_a11_the_highest_trump_wins_and_the_winner_leads() -> None:
     st, deck = _to_play({0: "AH 6D 10D", 1: "7D KS 6S", 2: "8H 7H 9S"})
     play(st, deck, "play AH", "play 6S", "play 8H")
-    assert st.tricks == [0, 1, 0] and st.to_act == 1
+    assert st.tricks == (0, 1, 0) and st.to_act == 1
     st2, deck2 = _to_play({0: "AH 6D 10D", 1: "7D KS 6S", 2: "8D JD 9S"})
     play(st2, deck2, "play AH", "play 6S", "play 9S")
-    assert st2.tricks == [0, 0, 1] and st2.to_act == 2
+    assert st2.tricks == (0, 0, 1) and st2.to_act == 2
 
 
 def test_a11_without_trumps_the_highest_card_of_the_suit_led_wins() -> None:
     st, deck = _to_play({0: "10H 6D 10D", 1: "7D KD QD", 2: "8D JH 9S"})
     play(st, deck, "play 10H", "play KD", "play JH")  # KD is higher but off suit
-    assert st.tricks == [0, 0, 1] and st.to_act == 2
+    assert st.tricks == (0, 0, 1) and st.to_act == 2
 
 
 def test_a12_the_first_to_two_tricks_wins_at_once() -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from p2pcards import games
-from p2pcards.games import CHANCE, TERMINAL
+from p2pcards.games import CHANCE, TERMINAL, testing
 from p2pcards.games.azi import AziHand, AziRules
 from p2pcards.games.azi import actions as act
 from p2pcards.games.base import Action
@@ -37,18 +37,11 @@ def cards(text: str) -> list[Card]:
 def deck_for(r: AziRules, dealer: int, hands: Mapping[int, str],
              seats: Sequence[int] | None = None) -> list[Card]:
     """A deck order that deals ``hands`` (seat -> "AH 6D 10D", in dealt order) to the seats in the hand
-    (``seats``, default: the seats of ``hands``), one card at a time clockwise from the dealer's left."""
-    in_hand = sorted(hands) if seats is None else list(seats)
-    order = [s for s in ((dealer + 1 + i) % r.n for i in range(r.n)) if s in in_hand]
-    dealt = {s: cards(hands[s]) for s in order}
-    m = len(order)
-    deck: list[Card] = []
-    for k in range(m * r.cards_dealt):
-        deck.append(dealt[order[k % m]][k // m])
-    rest = [c for c in r.deck if c not in deck]
-    deck += rest
-    assert sorted(deck) == sorted(r.deck), "a scenario deals a card twice or one outside the deck"
-    return deck
+    (``seats``, default: the seats of ``hands``), laid out by the engine's own deal for those seats."""
+    in_hand = tuple(sorted(hands) if seats is None else seats)
+    hand = testing.deal(r, hands, dealer=dealer, setup={"seats": in_hand})
+    assert sorted(hand.deck) == sorted(r.deck), "a scenario deals a card twice or one outside the deck"
+    return hand.deck
 
 
 def drive(state: AziHand, deck: Sequence[Card]) -> AziHand:

@@ -1,10 +1,13 @@
 """Scenario tests for Durak: one or more per numbered rule (D1-D14), options and bad input.
 
-Hands are built from a chosen deck order: ``make`` places each seat's cards at the positions the
-deal gives it, the face-up trump at position 6n and the talon after it (drawn from the top).
+Hands are built from a chosen deck order with ``games.testing``: each seat's cards go to the
+positions the engine's deal gives it, then the face-up trump (position 6n) and the talon after it
+(in drawing order).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -20,6 +23,7 @@ from p2pcards.games import (
     OptionError,
     Reveal,
     load,
+    testing,
 )
 from p2pcards.games.cards import HEARTS, SPADES, card_text, parse_card
 from p2pcards.games.durak import DurakMatch, DurakResult, DurakState
@@ -34,27 +38,15 @@ def cards(text: str) -> list[int]:
 
 
 def make(hands: list[str], trump: str = "", talon: str = "", *, dealer: int | None = None,
-         **options: object) -> tuple[DurakState, list[int]]:
+         **options: Any) -> tuple[DurakState, list[int]]:
     """A hand dealt from a chosen deck order, stopped at the first seat to act (the trump showing)."""
     n = len(hands)
-    rules = load("durak", players=n, **options)
-    dealer = n - 1 if dealer is None else dealer
-    slots: list[int | None] = [None] * 36
-    for seat, text in enumerate(hands):
-        for i, c in enumerate(cards(text)):
-            slots[i * n + (seat - dealer - 1) % n] = c
-    if n < 6:
-        if trump:
-            slots[6 * n] = parse_card(trump)
-        for j, c in enumerate(cards(talon)):
-            slots[6 * n + 1 + j] = c
-    rest = iter([c for c in rules.deck if c not in slots])
-    deck = [c if c is not None else next(rest) for c in slots]
-    assert sorted(deck) == sorted(rules.deck)
-    state = rules.new_hand({"dealer": dealer, "hand": 0})
-    assert isinstance(state, DurakState)
-    settle(state, deck)
-    return state, deck
+    hand = testing.deal("durak", dict(enumerate(hands)), f"{trump} {talon}",
+                        dealer=n - 1 if dealer is None else dealer, players=n, **options)
+    assert isinstance(hand.state, DurakState)
+    if trump:
+        assert hand.deck[6 * n] == parse_card(trump)
+    return hand.state, hand.deck
 
 
 def settle(state: DurakState, deck: list[int]) -> None:
@@ -453,6 +445,7 @@ def test_d8_after_take_throw_ins_go_on_and_defender_picks_up_everything() -> Non
 def test_d8_taken_hand_stays_known_on_partial_replicas() -> None:
     full, deck = make(FOUR, "9S")
     mine = full.rules.new_hand(dict(full.setup))
+    assert isinstance(mine, DurakState)
     while mine.to_act == CHANCE:
         mine.fulfil(learned_by(3, mine, deck))
     for text in ("show 7S", "show JS", "show none", "show none", "attack 6C", "beat 6C 8C", "add 6D",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.games import CHANCE, TERMINAL, UNKNOWN, Deal, load
+from p2pcards.games import CHANCE, TERMINAL, UNKNOWN, Deal, load, testing
 from p2pcards.games.base import ActionError, FulfilError, GameError, HandRecord, IllegalAction, OptionError
 from p2pcards.games.cards import card_text, parse_card
 from p2pcards.games.playout import learned_by
@@ -33,12 +33,9 @@ def suit(letter: str) -> list[int]:
 
 
 def deck_for(hands: dict[int, list[int]], dealer: int = 0) -> list[int]:
-    """A deck order dealing exactly ``hands`` (seat -> 13 cards), one at a time from the dealer's left."""
-    deck = [UNKNOWN] * 52
-    for seat, cs in hands.items():
-        assert len(cs) == 13
-        for i, p in enumerate(range((seat - dealer - 1) % 4, 52, 4)):
-            deck[p] = cs[i]
+    """A deck order dealing exactly ``hands`` (seat -> 13 cards), laid out by the engine's own deal."""
+    assert all(len(cs) == 13 for cs in hands.values())
+    deck = testing.deal("spades", hands, dealer=dealer).deck
     assert sorted(deck) == list(range(52))
     return deck
 

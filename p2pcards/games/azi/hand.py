@@ -39,7 +39,6 @@ from p2pcards.games.base import (
     FulfilError,
     GameError,
     HandState,
-    IllegalAction,
     Need,
     Reveal,
 )
@@ -59,8 +58,8 @@ some seat is away) and ``voided`` (how many hands of the match were voided befor
 
 # the list attributes a clone copies (``hands`` is a list of lists and is copied apart)
 _LISTS = ("card_at", "_public", "_actions", "stack", "contrib", "inhand", "folded", "blind", "vbet",
-          "raises", "need_act", "short", "discards", "mucked", "played", "played_seats", "trick",
-          "trick_seats", "tricks", "pub", "seen_by")
+          "raises", "need_act", "short", "discards", "mucked", "played", "played_seats", "trick_pos",
+          "trick_seats", "won", "pub", "seen_by")
 
 
 def _seat_list(name: str, value: Any, n: int) -> tuple[int, ...]:
@@ -112,8 +111,6 @@ class AziHand(HandState):
             raise GameError(f"setup voided must be a whole number >= 0, not {voided!r}")
         if not set(short) <= set(free) or not set(free) <= set(seats):
             raise GameError("setup short must list free seats, and every free seat must take part")
-        if dealer not in seats and not free:
-            raise GameError(f"the dealer (seat {dealer}) does not take part in this hand")
         self.setup = (("hand", hand_no), ("dealer", dealer), ("stacks", stacks), ("carried", carried),
                       ("free", free), ("azi", azi))
         if short:
@@ -150,9 +147,9 @@ class AziHand(HandState):
         self.mucked: list[int] = []
         self.played: list[int] = []
         self.played_seats: list[int] = []
-        self.trick: list[int] = []
+        self.trick_pos: list[int] = []
         self.trick_seats: list[int] = []
-        self.tricks = [0] * n
+        self.won = [0] * n
         self.pub = [False] * size
         """Positions whose card everybody knows (the trump card, cards played)."""
         self.seen_by = [-1] * size
@@ -219,6 +216,30 @@ class AziHand(HandState):
         return sum(self.contrib)
 
     @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The cards of the current trick as (seat, card) in play order (as in Spades)."""
+        ca = self.card_at
+        return tuple((t, ca[p]) for t, p in zip(self.trick_seats, self.trick_pos, strict=True))
+
+    @property
+    def tricks(self) -> tuple[int, ...]:
+        """Tricks won so far by each seat (as ``AziResult.tricks``)."""
+        return tuple(self.won)
+
+    @property
+    def stage_card(self) -> Card | None:
+        """The six of trumps when it is on stage (A3), else None (``top_card`` says -1)."""
+        return self.top_card if self.top_card >= 0 else None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards this replica knows in ``seat``'s hand, in the order they were dealt."""
+        ca = self.card_at
+        return tuple(ca[p] for p in self.hands[seat] if ca[p] != UNKNOWN)
+
+    def hand_positions(self, seat: int) -> tuple[int, ...]:
+        return tuple(self.hands[seat])
+
+    @property
     def seats(self) -> tuple[int, ...]:
         """The seats dealt into this hand (or, before an azi replay's deal, those in it so far)."""
         return tuple(s for s in range(self.n) if self.inhand[s])
@@ -250,26 +271,6 @@ class AziHand(HandState):
             return [act.LOOK, *slots] if self.blind[s] else slots
         return [act.BUYIN, act.DECLINE]
 
-    def legal_summary(self) -> list[str]:
-        """The legal actions as short text, a run of amounts written ``raise 1..980``."""
-        out: list[str] = []
-        amounts: list[int] = []
-        verb = ""
-        for a in self.legal_actions():
-            if act.is_amount(a):
-                verb = "raise" if act.is_raise(a) else "bet"
-                amounts.append(act.amount_of(a))
-            else:
-                out.append(act.text(a))
-        if amounts:
-            lo, hi = amounts[0], amounts[-1]
-            out.append(f"{verb} {lo}" if lo == hi else f"{verb} {lo}..{hi}")
-        return out
-
-    def _illegal(self, message: str, rule: str, seat: int | None = None) -> IllegalAction:
-        legal = self.legal_summary() if self._turn >= 0 else []
-        return IllegalAction(message, seat=self._turn if seat is None else seat, rule=rule, legal=legal)
-
     def reveals(self, action: Action) -> tuple[int, ...]:
         s = self._turn
         if self.phase != PLAY or s < 0 or action.__class__ is not int \
@@ -284,7 +285,7 @@ class AziHand(HandState):
 
     def zones(self) -> list[tuple[str, tuple[int, ...]]]:
         zs = [(f"hand {s}", tuple(self.hands[s])) for s in range(self.n)]
-        zs += [("trick", tuple(self.trick)), ("played", tuple(self.played)),
+        zs += [("trick", tuple(self.trick_pos)), ("played", tuple(self.played)),
                ("discard", tuple(self.discards)), ("mucked", tuple(self.mucked)),
                ("undealt", tuple(range(self.dealt, len(self.card_at))))]
         return zs
@@ -400,9 +401,9 @@ class AziHand(HandState):
         s = self._turn
         if s < 0:
             what = "the hand is over" if s == TERMINAL else "cards are being dealt or shown"
-            raise ActionError(f"no seat is to act now: {what}", rule="turn")
+            raise ActionError(f"no seat is to act now: {what}", rule=PHASE_RULES[self.phase])
         if not isinstance(action, int) or isinstance(action, bool) or not act.valid(action):
-            raise self._illegal(f"{action!r} is not an azi action", "turn")
+            raise self._illegal(f"{action!r} is not an azi action", PHASE_RULES[self.phase])
         ph = self.phase
         if ph == BID:
             bidding.apply(self, s, action)
@@ -485,9 +486,9 @@ class AziHand(HandState):
     def _playable(self, s: int) -> list[Card]:
         ca = self.card_at
         mine = sorted(c for p in self.hands[s] if (c := ca[p]) != UNKNOWN)
-        if not self.trick:
+        if not self.trick_pos:
             return mine
-        led = ca[self.trick[0]] // 13
+        led = ca[self.trick_pos[0]] // 13
         follow = [c for c in mine if c // 13 == led]
         if follow:
             return follow
@@ -505,9 +506,9 @@ class AziHand(HandState):
             if ca[p] == c:
                 pos = p
         if pos < 0:
-            raise self._illegal(f"seat {s} does not hold {card_text(c)}", "A10")
-        if self.trick:
-            led = ca[self.trick[0]] // 13
+            raise self._illegal(f"seat {s} does not hold {card_text(c)}", "A2")
+        if self.trick_pos:
+            led = ca[self.trick_pos[0]] // 13
             if c // 13 != led:
                 trump = self.trump_suit
                 for p in hand:
@@ -522,7 +523,7 @@ class AziHand(HandState):
                                                 f"({card_text(v)})", "A10")
         hand.remove(pos)
         self.pub[pos] = True
-        self.trick.append(pos)
+        self.trick_pos.append(pos)
         self.trick_seats.append(s)
         n = self.n
         for i in range(1, n):
@@ -542,20 +543,20 @@ class AziHand(HandState):
 
     def _end_trick(self) -> None:
         ca = self.card_at
-        led = ca[self.trick[0]] // 13
+        led = ca[self.trick_pos[0]] // 13
         best, w = -2, -1
-        for p, t in zip(self.trick, self.trick_seats, strict=True):
+        for p, t in zip(self.trick_pos, self.trick_seats, strict=True):
             pw = self.power(ca[p], led)
             if pw > best:
                 best, w = pw, t
-        self.tricks[w] += 1
-        self.played += self.trick
+        self.won[w] += 1
+        self.played += self.trick_pos
         self.played_seats += self.trick_seats
-        self.trick = []
+        self.trick_pos = []
         self.trick_seats = []
-        if self.tricks[w] == 2:
+        if self.won[w] == 2:
             self._finish(w, uncontested=False)
-        elif sum(self.tricks) == 3:
+        elif sum(self.won) == 3:
             self._finish(None, uncontested=False)
         else:
             self.leader = w
@@ -569,10 +570,10 @@ class AziHand(HandState):
         # A16: only a short all-in limits what the winner takes (A13)
         payouts = (0,) * n if winner is None else settle_pot(contrib, winner, self.short[winner])
         self._result = AziResult(
-            winner=winner, azi=winner is None, uncontested=uncontested, tricks=tuple(self.tricks),
+            winner=winner, azi=winner is None, uncontested=uncontested, tricks=tuple(self.won),
             contributions=contrib, payouts=payouts,
             stacks=tuple(self.stack[i] + payouts[i] for i in range(n)),
-            trick_winners=tuple(s for s in range(n) if self.tricks[s]),
+            trick_winners=tuple(s for s in range(n) if self.won[s]),
             short=tuple(s for s in range(n) if self.short[s]))
         self.phase = OVER
         self._turn = TERMINAL
@@ -598,7 +599,7 @@ class AziHand(HandState):
         size = sum(1 for t in range(self.n) if self.inhand[t] and not self.folded[t])
         plays = list(zip(self.played_seats, self.played, strict=True))
         tricks = [plays[i:i + size] for i in range(0, len(plays), size)]
-        tricks.append(list(zip(self.trick_seats, self.trick, strict=True)))
+        tricks.append(list(zip(self.trick_seats, self.trick_pos, strict=True)))
         for trick in tricks:
             if not trick:
                 continue
@@ -635,9 +636,9 @@ class AziHand(HandState):
             folded=tuple(self.folded), all_in=tuple(
                 self.inhand[s] and not self.folded[s] and self.stack[s] == 0 for s in range(n)),
             lead_claim=self.lead_claim, leader=self.leader,
-            trick=tuple((t, self.card_at[p]) for t, p in zip(self.trick_seats, self.trick, strict=True)),
+            trick=tuple((t, self.card_at[p]) for t, p in zip(self.trick_seats, self.trick_pos, strict=True)),
             played=tuple((t, self.card_at[p]) for t, p in zip(self.played_seats, self.played, strict=True)),
-            voids=self.voids(), tricks=tuple(self.tricks),
+            voids=self.voids(), tricks=tuple(self.won), stage_card=self.stage_card,
             hand_sizes=tuple(len(h) for h in self.hands),
             call_cost=self.call_cost(seat) if my_turn and self.phase == BID else 0,
             min_bet=self.min_bet(seat), buy_in_price=self.price)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from p2pcards.games import base
@@ -22,6 +22,8 @@ DEFAULTS: dict[str, Any] = {
     "azi_buy_in": True,
     "hands": 0,
 }
+RULE_CODES: tuple[str, ...] = tuple(f"A{i}" for i in range(1, 17))
+"""The numbered rules of ``docs/rules/azi.md``; every error of the engine names one of them."""
 MAX_BANKROLL = 100_000
 MAX_HANDS = 100_000
 _TRUE = ("on", "true", "yes", "1")
@@ -75,6 +77,8 @@ class AziRules(base.Rules):
     """Azi with its table options (see ``DEFAULTS``)."""
 
     name: ClassVar[str] = "azi"
+    rule_codes: ClassVar[tuple[str, ...]] = RULE_CODES
+    deal_rule: ClassVar[str] = "A2"
 
     def __init__(self, **options: Any) -> None:
         opts = read_options(options)
@@ -105,6 +109,22 @@ class AziRules(base.Rules):
 
     def action_text(self, action: Action) -> str:
         return act.text(action)
+
+    def summarize(self, actions: Sequence[Action]) -> list[str]:
+        """The actions as short text, a run of amounts written ``raise 1..980``."""
+        out: list[str] = []
+        amounts: list[int] = []
+        verb = ""
+        for a in actions:
+            if act.is_amount(a):
+                verb = "raise" if act.is_raise(a) else "bet"
+                amounts.append(act.amount_of(a))
+            else:
+                out.append(act.text(a))
+        if amounts:
+            lo, hi = amounts[0], amounts[-1]
+            out.append(f"{verb} {lo}" if lo == hi else f"{verb} {lo}..{hi}")
+        return out
 
     def parse_action(self, text: str) -> Action:
         words = " ".join(text.strip().lower().split())

@@ -31,6 +31,7 @@ class DurakConfig(base.Rules):
 
     name: ClassVar[str] = "durak"
     rule_codes: ClassVar[tuple[str, ...]] = RULE_CODES
+    deal_rule: ClassVar[str] = "D2"
 
     def __init__(self, **options: Any) -> None:
         values = dict(DEFAULTS)

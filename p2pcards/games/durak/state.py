@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from p2pcards.games.base import (
     CHANCE,
@@ -34,6 +33,7 @@ from p2pcards.games.base import (
     Deal,
     FulfilError,
     GameError,
+    HandRecord,
     HandState,
     Need,
     Reveal,
@@ -41,10 +41,8 @@ from p2pcards.games.base import (
 )
 from p2pcards.games.cards import Card, card_text
 from p2pcards.games.durak import actions as A
+from p2pcards.games.durak.config import DurakConfig
 from p2pcards.games.durak.result import DurakResult
-
-if TYPE_CHECKING:
-    from p2pcards.games.durak.rules import Rules
 
 HAND_SIZE = 6
 STALLED_BOUTS = 30
@@ -145,10 +143,12 @@ class DurakView(View):
 
 
 class DurakState(HandState):
-    rules: Rules
+    rules: DurakConfig
+    to_act: int = CHANCE
+    """The seat to act, ``CHANCE`` or ``TERMINAL`` (a plain attribute: searches read it millions of times)."""
 
-    def __init__(self, rules: Rules, dealer: int, hand_no: int = 0, seats: tuple[int, ...] | None = None,
-                 voided: int = 0) -> None:
+    def __init__(self, rules: DurakConfig, dealer: int, hand_no: int = 0,
+                 seats: tuple[int, ...] | None = None, voided: int = 0) -> None:
         n = rules.n
         playing = tuple(range(n)) if seats is None else seats
         self.rules = rules
@@ -160,8 +160,7 @@ class DurakState(HandState):
         self.setup = setup
         self.n = n
         self.dealer = dealer
-        self.seats = playing
-        """The seats dealt into this hand, ascending."""
+        self._seats = playing
         ring = tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s in playing)
         self.ring = ring
         """The playing seats clockwise from the dealer's left, the dealer last (the deal's order)."""
@@ -203,16 +202,13 @@ class DurakState(HandState):
         self.best_show = 99
         self.leader = -1
         self.phase = P_DEAL
-        self._to_act = CHANCE
+        self.to_act = CHANCE
         deal = tuple((ring[i], tuple(range(i, HAND_SIZE * m, m))) for i in range(m))
         self._need: Need | None = Deal(deal)
         self._result: DurakResult | None = None
+        self._searching = False
 
     # ------------------------------------------------------------------ contract: what is awaited
-
-    @property
-    def to_act(self) -> int:
-        return self._to_act
 
     @property
     def need(self) -> Need | None:
@@ -230,8 +226,13 @@ class DurakState(HandState):
     def phase_rule(self) -> str:
         return PHASE_RULES[self.phase]
 
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats dealt into this hand, ascending."""
+        return self._seats
+
     def legal_actions(self) -> list[Action]:
-        seat = self._to_act
+        seat = self.to_act
         if seat < 0:
             return []
         hm = self.hmask[seat]
@@ -266,7 +267,7 @@ class DurakState(HandState):
     # ------------------------------------------------------------------ contract: moving on
 
     def reveals(self, action: Action) -> tuple[int, ...]:
-        seat = self._to_act
+        seat = self.to_act
         if seat < 0 or action.__class__ is not int:
             return ()
         try:
@@ -287,8 +288,15 @@ class DurakState(HandState):
             raise self._illegal(f"{card_text(c)} was not revealed from seat {seat}'s hand", "D2")
         raise self._illegal(f"{card_text(c)} is not in seat {seat}'s hand", "D2")
 
+    def _decode(self, action: Action) -> tuple[int, Card, Card]:
+        """``actions.decode``; an integer that is no Durak action at all names the phase's rule."""
+        try:
+            return A.decode(action, self.rules.deck_set)
+        except ActionError as exc:
+            raise self._illegal(exc.reason, PHASE_RULES[self.phase]) from None
+
     def apply(self, action: Action) -> None:
-        seat = self._to_act
+        seat = self.to_act
         if seat < 0:
             what = "the hand is over" if seat == TERMINAL else "cards must be dealt or revealed first"
             raise ActionError(f"no seat is to act now: {what}", seat=None, rule=PHASE_RULES[self.phase])
@@ -298,16 +306,18 @@ class DurakState(HandState):
         phase = self.phase
         if phase == P_THROW:
             if action == A.PASS:
-                self._actions.append((seat, action))
-                self._public.append(("act", seat, action))
+                if not self._searching:
+                    self._actions.append((seat, action))
+                    self._public.append(("act", seat, action))
                 self._continue_round(self.ti_idx + 1)
                 return
             c = action - A.ADD
             if not 0 <= c < 52 or not self.hmask[seat] >> c & 1 or not self.ranks >> (c % 13) & 1 \
                     or len(self.att) >= self.limit:
                 self._bad_throw(seat, action)
-            self._actions.append((seat, action))
-            self._public.append(("act", seat, action))
+            if not self._searching:
+                self._actions.append((seat, action))
+                self._public.append(("act", seat, action))
             self._play(seat, c)
             self.att.append(self.pos_of[c])
             self.dfn.append(-1)
@@ -317,33 +327,46 @@ class DurakState(HandState):
                 self._continue_round(self.ti_idx + 1)
             else:
                 self.phase = P_DEFEND
-                self._to_act = self.defender
+                self.to_act = self.defender
             return
         if phase == P_DEFEND:
             if action == A.TAKE:
-                self._actions.append((seat, action))
-                self._public.append(("act", seat, action))
+                if not self._searching:
+                    self._actions.append((seat, action))
+                    self._public.append(("act", seat, action))
                 self.taking = True
                 self._start_round()
                 return
+            if action >= A.BEAT:  # the common case first: a legal cover, checked in a few look-ups
+                a, d = divmod(action - A.BEAT, 64)
+                pa = self.pos_of[a] if a < 52 else -1
+                if pa >= 0 and d < 52 and self.hmask[seat] >> d & 1 and BEATERS[self.trump_suit][a] >> d & 1:
+                    dfn = self.dfn
+                    for i, q in enumerate(self.att):
+                        if q == pa:
+                            if dfn[i] < 0:
+                                self._beat(seat, action, i, d)
+                                return
+                            break
             self._defend(seat, action)
             return
         if phase == P_LEAD:
             c = action - A.ATTACK
             if not 0 <= c < 52 or not self.hmask[seat] >> c & 1:
-                kind, a, _ = A.decode(action, self.rules.deck_set)
+                kind, a, _ = self._decode(action)
                 if kind != A.K_ATTACK:
                     raise self._illegal(f"seat {seat} is the main attacker and must lead a card", "D4")
                 self._card_from_hand(seat, a)
-            self._actions.append((seat, action))
-            self._public.append(("act", seat, action))
+            if not self._searching:
+                self._actions.append((seat, action))
+                self._public.append(("act", seat, action))
             self._play(seat, c)
             self.att.append(self.pos_of[c])
             self.dfn.append(-1)
             self.phase = P_DEFEND
-            self._to_act = self.defender
+            self.to_act = self.defender
             return
-        kind, a, _ = A.decode(action, self.rules.deck_set)
+        kind, a, _ = self._decode(action)
         self._show(seat, kind, a, action)
 
     def _play(self, seat: int, c: Card) -> None:
@@ -355,7 +378,7 @@ class DurakState(HandState):
 
     def _bad_throw(self, seat: int, action: Action) -> None:
         """Raise the error of a throw-in that is not legal (D6, D7, or not in the hand)."""
-        kind, c, _ = A.decode(action, self.rules.deck_set)
+        kind, c, _ = self._decode(action)
         if kind != A.K_ADD:
             raise self._illegal(f"seat {seat} may add a card of a rank on the table, or pass", "D6")
         self._card_from_hand(seat, c)
@@ -392,13 +415,14 @@ class DurakState(HandState):
         self.show_idx += 1
         ring = self.ring
         if self.show_idx < len(ring):
-            self._to_act = ring[self.show_idx]
+            self.to_act = ring[self.show_idx]
             return
         self._start_bout(self.leader if self.leader >= 0 else ring[0])
 
     def _record(self, seat: int, action: Action) -> None:
-        self._actions.append((seat, action))
-        self._public.append(("act", seat, action))
+        if not self._searching:
+            self._actions.append((seat, action))
+            self._public.append(("act", seat, action))
 
     # ---- a bout
 
@@ -424,10 +448,10 @@ class DurakState(HandState):
         self.adders = 0
         self.order = _throw_order(n, attacker, defender, out)
         self.phase = P_LEAD
-        self._to_act = attacker
+        self.to_act = attacker
 
     def _defend(self, seat: int, action: Action) -> None:
-        kind, a, d = A.decode(action, self.rules.deck_set)
+        kind, a, d = self._decode(action)
         if kind != A.K_BEAT:
             raise self._illegal(f"seat {seat} defends: beat an attack card or take", "D5")
         known = self.card_at
@@ -438,13 +462,18 @@ class DurakState(HandState):
                 break
         if i < 0:
             raise self._illegal(f"{card_text(a)} is not an unbeaten attack card on the table", "D5")
-        p = self._card_from_hand(seat, d)
+        self._card_from_hand(seat, d)
         if not beats(d, a, self.trump_suit):
             raise self._illegal(f"{card_text(d)} does not beat {card_text(a)}", "D1")
-        self._actions.append((seat, action))
-        self._public.append(("act", seat, action))
+        self._beat(seat, action, i, d)
+
+    def _beat(self, seat: int, action: Action, i: int, d: Card) -> None:
+        """The defender covers the ``i``-th attack card with ``d`` (checked)."""
+        if not self._searching:
+            self._actions.append((seat, action))
+            self._public.append(("act", seat, action))
         self._play(seat, d)
-        self.dfn[i] = p
+        self.dfn[i] = self.pos_of[d]
         if -1 in self.dfn:
             return
         if not self.hands[seat]:
@@ -466,7 +495,7 @@ class DurakState(HandState):
                 if hands[s]:
                     self.ti_idx = idx
                     self.phase = P_THROW
-                    self._to_act = s
+                    self.to_act = s
                     return
                 idx += 1
             if not (self.taking and self.ti_added):
@@ -509,12 +538,19 @@ class DurakState(HandState):
                         break
         # D15: a take with nothing drawn extends the run of stalled bouts; anything else ends it
         self.stalled = self.stalled + 1 if self.taking and not draws else 0
-        if draws:
-            self.phase = P_DRAW
-            self._to_act = CHANCE
-            self._need = Deal(tuple(draws))
-        else:
+        if not draws:
             self._after_bout()
+        elif self._searching:  # a search copy knows its talon: it draws at once, without a dealer
+            known, hands, hmask, talon = self.card_at, self.hands, self.hmask, self.talon
+            for s, ps in draws:
+                hands[s].extend(ps)
+                hmask[s] |= _mask_at(known, ps)
+                del talon[len(talon) - len(ps):]
+            self._after_bout()
+        else:
+            self.phase = P_DRAW
+            self.to_act = CHANCE
+            self._need = Deal(tuple(draws))
 
     def _after_bout(self) -> None:
         """D11-D13 and D15: who goes out, whether the hand is over, and who attacks next."""
@@ -528,7 +564,7 @@ class DurakState(HandState):
         if n - self.out.bit_count() <= 1 or self.stalled >= STALLED_BOUTS:
             left = [s for s in range(n) if not self.out >> s & 1]
             self.phase = P_OVER
-            self._to_act = TERMINAL
+            self.to_act = TERMINAL
             durak = left[0] if len(left) == 1 else None
             self._result = DurakResult(n, self.out_order, durak, stalled=len(left) > 1,
                                        seats=self.seats if len(self.seats) < n else ())
@@ -583,7 +619,7 @@ class DurakState(HandState):
             self.hmask = [_mask_at(known, ps) for ps in self.hands]  # six players: the dealer's card
             self.trump_suit = known[self.trump_pos] // 13
             self.phase = P_SHOW
-            self._to_act = self.ring[0]
+            self.to_act = self.ring[0]
             return
         self._public.append(("deal", need.hands))
         hands, hmask = self.hands, self.hmask
@@ -635,6 +671,51 @@ class DurakState(HandState):
             del talon[len(talon) - len(ps):]
         self._after_bout()
         return True
+
+    def fulfil_known(self) -> None:
+        """The draw of a determinized state, whose talon is known: no check is needed, as every value
+        is the replica's own."""
+        need = self._need
+        if self.phase != P_DRAW or not isinstance(need, Deal):
+            super().fulfil_known()
+            return
+        known = self.card_at
+        if any(known[p] == UNKNOWN for p in need.positions()):
+            super().fulfil_known()
+            return
+        self._need = None
+        self._public.append(("deal", need.hands))
+        hands, hmask, talon = self.hands, self.hmask, self.talon
+        for s, ps in need.hands:
+            hands[s].extend(ps)
+            hmask[s] |= _mask_at(known, ps)
+            del talon[len(talon) - len(ps):]
+        self._after_bout()
+
+    def search_copy(self) -> DurakState:
+        """A clone without the history, for the thousands of playouts of a search: it plays on as
+        usual, draws at once from the talon it knows (it must know every card), and has no digest and
+        no record."""
+        new = self.clone()
+        new.forget_history()
+        return new
+
+    def forget_history(self) -> None:
+        """Make this state a search copy (see ``search_copy``) in place."""
+        self._public = []
+        self._actions = []
+        self._searching = True
+        self.__dict__.pop("_digest_cache", None)
+
+    def digest(self) -> bytes:
+        if self._searching:
+            raise GameError("a search copy keeps no history: it has no digest")
+        return super().digest()
+
+    def record(self) -> HandRecord:
+        if self._searching:
+            raise GameError("a search copy keeps no history: it has no record")
+        return super().record()
 
     def observe(self, position: int, c: Card) -> None:
         before = self.card_at[position] if position.__class__ is int and 0 <= position < len(
@@ -705,9 +786,9 @@ class DurakState(HandState):
         talon = self.talon
         return DurakView(
             seat=seat,
-            to_act=self._to_act,
+            to_act=self.to_act,
             hand=tuple(mk[p] for p in own if mk[p] != UNKNOWN),
-            legal_actions=tuple(masked.legal_actions()) if self._to_act == seat else (),
+            legal_actions=tuple(masked.legal_actions()) if self.to_act == seat else (),
             unknown_positions=tuple(p for p, c in enumerate(mk) if c == UNKNOWN),
             unseen_cards=tuple(c for c in self.rules.deck if c not in seen),
             _masked=masked,

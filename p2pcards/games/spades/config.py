@@ -61,6 +61,7 @@ class SpadesConfig(base.Rules):
 
     name: ClassVar[str] = "spades"
     rule_codes: ClassVar[tuple[str, ...]] = RULE_CODES
+    deal_rule: ClassVar[str] = "S1"
 
     def __init__(self, **options: Any) -> None:
         opts = dict(DEFAULTS)

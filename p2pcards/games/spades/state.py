@@ -289,14 +289,14 @@ class SpadesState(HandState):
                 self.to_act = (seat + 1) & 3
             return
         if self._phase == _DEAL:
-            raise ActionError("no seat is to act: the cards are being dealt", rule="turn")
-        raise ActionError("no seat is to act: the hand is over", rule="end")
+            raise ActionError("no seat is to act: the cards are being dealt", rule="S1")
+        raise ActionError("no seat is to act: the hand is over", rule="S9")
 
     def _malformed(self, action: object) -> ActionError:
         if self._phase == _PLAY and isinstance(action, int) and BID0 <= action <= BID0 + MAX_BID:
             return self._illegal(f"seat {self.to_act} already bid: bids are fixed before the first trick",
                                  "S4")
-        return self._illegal(f"{action!r} is not a Spades action here", "action")
+        return self._illegal(f"{action!r} is not a Spades action here", PHASE_RULES[self._phase])
 
     def reveals(self, action: Action) -> tuple[int, ...]:
         if self._phase != _PLAY or action.__class__ is not int or not 0 <= action < CARDS:
