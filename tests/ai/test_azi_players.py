@@ -16,7 +16,8 @@ from p2pcards.ai.azi.common import Table, win_chance
 from p2pcards.ai.azi.hard import Sampler, bid_history
 from p2pcards.ai.azi.solver import AZI, outcome, solve
 from p2pcards.games import CHANCE, TERMINAL
-from p2pcards.games.azi import AziHand, AziRules
+from p2pcards.games.azi import AziHand
+from p2pcards.games.azi.config import AziConfig
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
 from tests.games.test_azi_support import C, cards, deck_for, play, rules, start
@@ -24,7 +25,7 @@ from tests.games.test_azi_support import C, cards, deck_for, play, rules, start
 LEVELS = {"easy": EasyPlayer, "normal": NormalPlayer, "hard": HardPlayer}
 
 
-def text(r: AziRules, a: int) -> str:
+def text(r: AziConfig, a: int) -> str:
     return r.action_text(a)
 
 

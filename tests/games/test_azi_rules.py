@@ -571,13 +571,13 @@ def test_a14_one_trick_each_is_azi_and_the_pot_is_carried_over() -> None:
     assert res is not None and res.azi and res.winner is None
     assert res.tricks == (1, 1, 1) and res.trick_winners == (0, 1, 2)
     assert res.payouts == (0, 0, 0) and res.pot == 60 and res.stacks == (980, 980, 980)
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     assert m.dealer == 2 and m.pot == 60 and m.free == (0, 1, 2) and not m.over
 
 
 def test_a14_the_replay_is_dealt_by_the_same_dealer_and_trick_winners_pay_nothing() -> None:
     st, deck = _azi_hand()
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     nxt = m.new_hand()
     assert nxt.dealer == 2 and nxt.contrib == [20, 20, 20] and nxt.stack == [980, 980, 980]
     assert isinstance(nxt.need, Deal)  # nobody else to ask: straight to the deal
@@ -590,7 +590,7 @@ def test_a14_others_may_buy_in_for_half_the_pot_asked_clockwise_from_the_dealers
     st, _ = _azi_hand(players=4)
     res = st.result
     assert res is not None and res.azi and res.contributions == (20, 20, 20, 10)
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     nxt = m.new_hand()
     assert nxt.phase_name == "buy-in" and nxt.to_act == 3 and nxt.price == 35
     assert texts(nxt) == ["buyin", "decline"]
@@ -609,7 +609,7 @@ def test_a14_buy_in_price_rounds_up_and_only_those_who_can_pay_are_asked() -> No
 
 def test_a14_without_buy_in_only_the_trick_winners_play_again() -> None:
     st, _ = _azi_hand(players=4, azi_buy_in=False)
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     nxt = m.new_hand()
     need = nxt.need
     assert isinstance(need, Deal) and [s for s, _ in need.hands] == [0, 1, 2]
@@ -617,7 +617,7 @@ def test_a14_without_buy_in_only_the_trick_winners_play_again() -> None:
 
 def test_a14_a_replay_pot_keeps_every_contribution() -> None:
     st, _ = _azi_hand(players=4)
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     nxt = m.new_hand()
     nxt.apply_text("decline")
     r = nxt.rules
@@ -648,7 +648,7 @@ def test_a15_the_match_goes_on_until_one_player_holds_every_chip() -> None:
 
 def test_a15_the_players_may_agree_to_stop_and_a_carried_pot_goes_back() -> None:
     st, _ = _azi_hand()
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     stopped = m.stop()
     assert stopped.over and stopped.chips == (1000, 1000, 1000) and stopped.pot == 0
 
@@ -691,7 +691,7 @@ def test_a15_a_player_who_cannot_pay_the_ante_is_out_for_the_rest_of_the_match()
 def test_a15_the_match_ends_after_the_hands_option_and_a_replay_is_part_of_its_hand() -> None:
     st, _ = _azi_hand(hands=1)  # an azi: the first hand's pot is carried
     assert st.result is not None and st.result.azi
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     assert m.pot and not m.over and m.hands_played == 0  # the replay belongs to the first hand
     assert m.seated == (0, 1, 2)
     limited = rules(players=3, hands=4, blind=False, bankroll=5000)

@@ -8,13 +8,42 @@ still able to pay must then answer.  The bidding ends when nobody has to answer 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from p2pcards.games.azi import actions as act
-from p2pcards.games.base import Action
+from p2pcards.games.base import Action, IllegalAction
 
-if TYPE_CHECKING:
-    from p2pcards.games.azi.hand import AziHand
+
+class AziHand(Protocol):
+    """What the bidding reads and writes of a hand (``hand.AziHand`` is the one implementation; a
+    protocol keeps this module below it, with no import back)."""
+
+    n: int
+    dealer: int
+    ante: int
+    level: int
+    opened: bool
+    lead_claim: int
+    stack: list[int]
+    contrib: list[int]
+    vbet: list[int]
+    raises: list[int]
+    need_act: list[bool]
+    inhand: list[bool]
+    folded: list[bool]
+    blind: list[bool]
+    short: list[bool]
+    hands: list[list[int]]
+    mucked: list[int]
+    _turn: int
+
+    def _illegal(self, message: str, rule: str, seat: int | None = None) -> IllegalAction: ...
+
+    def _look(self, s: int) -> None: ...
+
+    def _finish(self, winner: int | None, uncontested: bool) -> None: ...
+
+    def _end_bidding(self) -> None: ...
 
 MAX_RAISES = 3
 

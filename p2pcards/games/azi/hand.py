@@ -22,10 +22,11 @@ The flow of a hand (``phase``):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from p2pcards.games.azi import actions as act
 from p2pcards.games.azi import bidding
+from p2pcards.games.azi.config import AziConfig
 from p2pcards.games.azi.result import AziResult, settle_pot
 from p2pcards.games.azi.view import AziView
 from p2pcards.games.base import (
@@ -43,9 +44,6 @@ from p2pcards.games.base import (
     Reveal,
 )
 from p2pcards.games.cards import ACE, Card, card_text
-
-if TYPE_CHECKING:
-    from p2pcards.games.azi.rules import AziRules
 
 BUYIN, DEAL, REVEAL, DISCARD, BID, DISCLOSE, PLAY, OVER = range(8)
 PHASE_NAMES = ("buy-in", "deal", "trump", "discard", "bidding", "disclose", "play", "over")
@@ -80,9 +78,9 @@ def _seat_tuple(name: str, value: Any, n: int) -> tuple[int, ...]:
 class AziHand(HandState):
     """The state machine of one hand (see the module docstring)."""
 
-    rules: AziRules
+    rules: AziConfig
 
-    def __init__(self, rules: AziRules, setup: Mapping[str, Any]) -> None:
+    def __init__(self, rules: AziConfig, setup: Mapping[str, Any]) -> None:
         n = rules.n
         extra = sorted(k for k in setup if k not in SETUP_KEYS)
         if extra:

@@ -14,8 +14,10 @@ The match ends when fewer than two seats can take part, after ``hands`` hands (o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from p2pcards.games.azi.config import AziConfig
+from p2pcards.games.azi.hand import AziHand
 from p2pcards.games.azi.result import settle_pot
 from p2pcards.games.base import (
     TERMINAL,
@@ -27,17 +29,13 @@ from p2pcards.games.base import (
     next_taking_part,
 )
 
-if TYPE_CHECKING:
-    from p2pcards.games.azi.hand import AziHand
-    from p2pcards.games.azi.rules import AziRules
-
 
 class AziMatch(Match):
     """Immutable standings: every seat's chips, the dealer, a pot carried by an azi, who takes part."""
 
-    rules: AziRules
+    rules: AziConfig
 
-    def __init__(self, rules: AziRules, stacks: tuple[int, ...], dealer: int, *, hand_number: int = 0,
+    def __init__(self, rules: AziConfig, stacks: tuple[int, ...], dealer: int, *, hand_number: int = 0,
                  carried: tuple[int, ...] | None = None, free: tuple[int, ...] = (), azi: int = 0,
                  stopped: bool = False, short: tuple[int, ...] = (), out: tuple[int, ...] = (),
                  away: tuple[int, ...] = (), hands_played: int = 0, voided: int = 0,
@@ -156,11 +154,9 @@ class AziMatch(Match):
     def new_hand(self) -> AziHand:
         if self.over:
             raise GameError("the match is over: " + self.summary())
-        return self.rules.new_hand(dict(self.setup()))
+        return AziHand(self.rules, dict(self.setup()))
 
     def settle(self, state: HandState) -> AziMatch:
-        from p2pcards.games.azi.hand import AziHand
-
         if not isinstance(state, AziHand) or state.to_act != TERMINAL or state.result is None:
             raise GameError("settle needs a finished azi hand")
         if state.setup != self.setup():
