@@ -363,7 +363,11 @@ class Rules(ABC):
             if seat != to_act:
                 raise ActionError(f"move {i}: seat {seat} acted but seat {to_act} was awaited",
                                   seat=seat, rule=state.phase_rule)
-            state.apply(self.parse_action(text))
+            try:
+                action = self.parse_action(text)
+            except ActionError as exc:  # a move that cannot even be read breaks the rule of its phase
+                raise ActionError(f"move {i}: {exc.reason}", seat=seat, rule=state.phase_rule) from None
+            state.apply(action)
 
 
 # --------------------------------------------------------------------------- matches
