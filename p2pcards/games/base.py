@@ -630,6 +630,10 @@ class HandState(ABC):
     def seats(self) -> tuple[int, ...]:
         """The seats dealt into this hand, ascending."""
 
+    @property
+    @abstractmethod
+    def dealer(self) -> int: ...
+
     @abstractmethod
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards this replica knows in ``seat``'s hand, in the order the seat received them."""

@@ -145,8 +145,8 @@ def test_every_error_names_a_rule_of_the_rulebook(game: str, options: dict[str, 
     if len(record.actions) > 2:
         k = rng.below(len(record.actions))
         seat, _ = record.actions[k]
-        wrong = record.actions[:k] + ((seat, "fold" if game == "azi" else "pass"), (seat, "take")) \
-            + record.actions[k:]
+        wrong = (*record.actions[:k], (seat, "fold" if game == "azi" else "pass"), (seat, "take"),
+                 *record.actions[k:])
         bad = type(record)(record.game, record.options, record.setup, record.deck, wrong)
         verdict = end.rules.audit(bad)
         assert not verdict.ok and verdict.rule in end.rules.rule_codes

@@ -19,7 +19,6 @@ class AziHand(Protocol):
     protocol keeps this module below it, with no import back)."""
 
     n: int
-    dealer: int
     ante: int
     level: int
     opened: bool
@@ -36,6 +35,9 @@ class AziHand(Protocol):
     hands: list[list[int]]
     mucked: list[int]
     _turn: int
+
+    @property
+    def dealer(self) -> int: ...
 
     def _illegal(self, message: str, rule: str, seat: int | None = None) -> IllegalAction: ...
 

@@ -125,7 +125,7 @@ class AziHand(HandState):
         self._public = []
         self._actions = []
         self.n = n
-        self.dealer = dealer
+        self._dealer: int = dealer
         self.ante = rules.ante
         self.order = tuple((dealer + 1 + i) % n for i in range(n))
         """Every seat, clockwise from the dealer's left (the dealer last)."""
@@ -204,6 +204,10 @@ class AziHand(HandState):
     @property
     def result(self) -> AziResult | None:
         return self._result
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
 
     @property
     def phase_name(self) -> str:
@@ -626,7 +630,7 @@ class AziHand(HandState):
             unknown_positions=tuple(unknown),
             unseen_cards=tuple(c for c in self.rules.deck if c not in known),
             _masked=m,
-            phase=self.phase_name, dealer=self.dealer, seats=self.seats, azi=self.azi, trump=self.trump_card,
+            phase=self.phase_name, dealer=self._dealer, seats=self.seats, azi=self.azi, trump=self.trump_card,
             trump_suit=self.trump_suit, top_card=self.top_card, stacks=tuple(self.stack),
             contributions=tuple(self.contrib), pot=self.pot, level=self.level,
             bets=tuple(self.vbet), raises=tuple(self.raises), blind=tuple(self.blind),

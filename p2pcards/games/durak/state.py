@@ -159,7 +159,7 @@ class DurakState(HandState):
             setup += (("voided", voided),)
         self.setup = setup
         self.n = n
-        self.dealer = dealer
+        self._dealer = dealer
         self._seats = playing
         ring = tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s in playing)
         self.ring = ring
@@ -217,6 +217,10 @@ class DurakState(HandState):
     @property
     def result(self) -> DurakResult | None:
         return self._result
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
 
     @property
     def phase_name(self) -> str:
@@ -793,7 +797,7 @@ class DurakState(HandState):
             unseen_cards=tuple(c for c in self.rules.deck if c not in seen),
             _masked=masked,
             phase=PHASE_NAMES[self.phase],
-            dealer=self.dealer,
+            dealer=self._dealer,
             seats=self.seats,
             hand_sizes=tuple(len(h) for h in self.hands),
             trump=known[self.trump_pos] if self.trump_suit >= 0 else UNKNOWN,
