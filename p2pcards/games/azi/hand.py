@@ -229,6 +229,11 @@ class AziHand(HandState):
         return tuple(self.won)
 
     @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """The same as ``tricks``, under the name Spades uses."""
+        return tuple(self.won)
+
+    @property
     def stage_card(self) -> Card | None:
         """The six of trumps when it is on stage (A3), else None (``top_card`` says -1)."""
         return self.top_card if self.top_card >= 0 else None
@@ -640,7 +645,8 @@ class AziHand(HandState):
             lead_claim=self.lead_claim, leader=self.leader,
             trick=tuple((t, self.card_at[p]) for t, p in zip(self.trick_seats, self.trick_pos, strict=True)),
             played=tuple((t, self.card_at[p]) for t, p in zip(self.played_seats, self.played, strict=True)),
-            voids=self.voids(), tricks=tuple(self.won), stage_card=self.stage_card,
+            voids=self.voids(), tricks=tuple(self.won), tricks_won=tuple(self.won),
+            stage_card=self.stage_card,
             hand_sizes=tuple(len(h) for h in self.hands),
             call_cost=self.call_cost(seat) if my_turn and self.phase == BID else 0,
             min_bet=self.min_bet(seat), buy_in_price=self.price)

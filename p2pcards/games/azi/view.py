@@ -52,5 +52,7 @@ class AziView(View):
     min_bet: int
     """The smallest opening bet of this seat (the ante; half of it, rounded up, while blind)."""
     buy_in_price: int
+    tricks_won: tuple[int, ...]
+    """The same as ``tricks``, under the name Spades uses."""
     stage_card: Card | None
     """The six of trumps when it is on stage (A3), else None (``top_card`` is the old form, -1)."""
