@@ -71,6 +71,31 @@ def _ours(game: str, options: dict[str, Any], seed: int) -> Callable[[], object]
     return one_hand
 
 
+def _driver_floor(moves: int, seed: int) -> Callable[[], object]:
+    """The driver's own cost: the same loop (``to_act``, ``legal_actions``, a draw, ``apply``) over a
+    state that does nothing, for ``moves`` moves a hand.  No engine can play faster than this."""
+    rng = Rng(seed)
+
+    class Null:
+        to_act = 0
+
+        def legal_actions(self) -> list[int]:
+            return [1, 2, 3]
+
+        def apply(self, action: int) -> None:
+            return None
+
+    state = Null()
+
+    def one_hand() -> object:
+        for _ in range(moves):
+            if state.to_act >= 0:
+                state.apply(rng.choice(state.legal_actions()))
+        return state
+
+    return one_hand
+
+
 def _moves_per_hand(game: str, options: dict[str, Any], seed: int, hands: int = 200) -> float:
     """The average number of moves (seat actions) in a random hand: a hand of Durak is long."""
     rules = games.load(game, **options)
@@ -126,6 +151,9 @@ def run(seconds: float = 3.0, seed: int = 1) -> dict[str, Any]:
         else:
             n, spent = _rate(ours, seconds)
             rows.append(_row("p2pcards", game, label, n, n / spent, moves))
+        if game == "durak":
+            n, spent = _rate(_driver_floor(round(moves), seed), seconds)
+            rows.append(_row("driver", game, f"  the driver alone, {round(moves)} moves", n, n / spent))
     return {
         "bench": "engine",
         "machine": f"{platform.machine()} {platform.python_implementation()} {platform.python_version()}",

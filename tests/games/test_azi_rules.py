@@ -14,9 +14,9 @@ from p2pcards.games import (
     IllegalAction,
     OptionError,
     Reveal,
+    testing,
 )
 from p2pcards.games.azi import AziHand, AziMatch, AziRules, settle_pot
-from p2pcards.games.base import HandRecord
 from p2pcards.games.cards import DIAMONDS, HEARTS, SPADES, card_text, rank_of, suit_of
 from p2pcards.games.playout import fulfil_from, learned_by, random_hand
 from p2pcards.games.rng import Rng
@@ -479,7 +479,7 @@ def test_a10_a_renege_is_deferred_on_a_partial_replica_and_named_by_the_audit() 
     part.observe(deck.index(C("KS")), C("KS"))
     part.apply(cheat)
     rec = part.record()
-    opened = HandRecord(rec.game, rec.options, rec.setup, tuple(deck), rec.actions)
+    opened = testing.record(r, dict(rec.setup), deck, rec.actions)
     verdict = r.audit(opened)
     assert not verdict.ok and verdict.seat == 1 and verdict.rule == "A10" and verdict.step == 4
     assert r.audit(ls.full.record()).ok

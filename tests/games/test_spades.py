@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from p2pcards.games import CHANCE, TERMINAL, UNKNOWN, Deal, load, testing
-from p2pcards.games.base import ActionError, FulfilError, GameError, HandRecord, IllegalAction, OptionError
+from p2pcards.games.base import ActionError, FulfilError, GameError, IllegalAction, OptionError
 from p2pcards.games.cards import card_text, parse_card
 from p2pcards.games.playout import learned_by
 from p2pcards.games.spades import HandResult, Rules, SpadesMatch, SpadesState, score_hand
@@ -322,7 +322,7 @@ def test_s6_renege_is_deferred_on_partial_replicas_and_caught_by_the_audit():
     digest = reps[0].digest()
     assert reps[1].digest() == reps[3].digest() == digest
     record = reps[0].record()
-    full_record = HandRecord(record.game, record.options, record.setup, tuple(deck), record.actions)
+    full_record = testing.record(full.rules, dict(record.setup), deck, record.actions)
     verdict = full.rules.audit(full_record)
     assert not verdict.ok
     assert verdict.seat == 2 and verdict.rule == "S6" and verdict.step == 5
@@ -393,7 +393,7 @@ def test_s7_unbroken_spade_lead_is_deferred_on_partial_replicas_and_caught_by_th
             reps[seat].observe(p, deck[p])
         reps[seat].apply(lead)
     rec = reps[0].record()
-    verdict = full.rules.audit(HandRecord(rec.game, rec.options, rec.setup, tuple(deck), rec.actions))
+    verdict = full.rules.audit(testing.record(full.rules, dict(rec.setup), deck, rec.actions))
     assert not verdict.ok and verdict.seat == 1 and verdict.rule == "S7" and verdict.step == 4
 
 

@@ -243,6 +243,8 @@ class DurakState(HandState):
         phase = self.phase
         if phase == P_THROW:
             m = hm & ADDABLE[self.ranks >> 4]
+            if not m:
+                return [A.PASS]
             a0, a1, a2, a3 = _ADDS
             out = [*a0[m >> 4 & 511], *a1[m >> 17 & 511], *a2[m >> 30 & 511], *a3[m >> 43 & 511]]
             out.append(A.PASS)
