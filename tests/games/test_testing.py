@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from p2pcards.games import GameError, load, testing
+from p2pcards.games.azi import AziHand
 from p2pcards.games.cards import parse_card
 
 
@@ -18,6 +19,7 @@ def test_deal_puts_the_named_cards_in_the_named_hands_in_every_game() -> None:
     azi = testing.deal("azi", {1: "AH 6D TD", 2: "7H AD 6S"}, dealer=1, setup={"seats": (1, 2)},
                        players=3, blind=False)
     # dealt from the dealer's left among the seats in the hand, the dealer last: its last card is trump
+    assert isinstance(azi.state, AziHand)
     assert azi.state.hand(2) == tuple(testing.cards("7H AD 6S")) and azi.state.trump_card == parse_card("TD")
 
 
