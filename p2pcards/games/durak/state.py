@@ -181,6 +181,7 @@ class DurakState(HandState):
         self.att: list[int] = []
         self.dfn: list[int] = []  # defence position per attack card, -1 while unbeaten
         self.ranks = 0  # bit r: a card of rank r + 2 is on the table
+        self.tmask = 0  # bit c: card c is on the table
         self.pub = 0  # bit p: the card at position p is public
         self.out = 0  # bit s: seat s went out (or does not play this hand)
         for s in range(n):
@@ -378,7 +379,9 @@ class DurakState(HandState):
     def _play(self, seat: int, c: Card) -> None:
         p = self.pos_of[c]
         self.hands[seat].remove(p)
-        self.hmask[seat] ^= 1 << c
+        bit = 1 << c
+        self.hmask[seat] ^= bit
+        self.tmask |= bit
         self.pub |= 1 << p
         self.ranks |= RANK_BIT[c]
 
@@ -518,16 +521,13 @@ class DurakState(HandState):
         if self.taking:
             defender = self.defender
             self.hands[defender].extend(table)
-            known = self.card_at
-            m = 0
-            for p in table:
-                m |= 1 << known[p]
-            self.hmask[defender] |= m
+            self.hmask[defender] |= self.tmask
         else:
             self.discard.extend(table)
         self.att = []
         self.dfn = []
         self.ranks = 0
+        self.tmask = 0
         n, attacker, defender = self.n, self.attacker, self.defender
         left = len(self.talon)
         draws: list[tuple[int, tuple[int, ...]]] = []
