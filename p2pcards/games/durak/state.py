@@ -446,7 +446,9 @@ class DurakState(HandState):
 
     def _start_bout(self, attacker: int) -> None:
         n, out = self.n, self.out
-        defender = self._next_active((attacker + 1) % n)
+        defender = (attacker + 1) % n
+        while out >> defender & 1:  # D4: the next active player clockwise
+            defender = (defender + 1) % n
         self.attacker = attacker
         self.defender = defender
         self.bout += 1
@@ -516,7 +518,8 @@ class DurakState(HandState):
     # ---- the end of a bout: pick up or discard (D8, D9), draw (D10)
 
     def _resolve(self) -> None:
-        table = self.att + [p for p in self.dfn if p >= 0]
+        dfn = self.dfn
+        table = self.att + dfn if -1 not in dfn else self.att + [p for p in dfn if p >= 0]
         self.defended = not self.taking
         if self.taking:
             defender = self.defender
@@ -562,11 +565,14 @@ class DurakState(HandState):
         """D11-D13 and D15: who goes out, whether the hand is over, and who attacks next."""
         n = self.n
         if not self.talon:
-            gone = tuple(s for s in range(n) if not self.out >> s & 1 and not self.hands[s])
+            out, hands = self.out, self.hands
+            gone = 0
+            for s in range(n):
+                if not hands[s] and not out >> s & 1:
+                    gone |= 1 << s
             if gone:
-                self.out_order = (*self.out_order, gone)
-                for s in gone:
-                    self.out |= 1 << s
+                self.out_order = (*self.out_order, tuple(s for s in range(n) if gone >> s & 1))
+                self.out = out | gone
         if n - self.out.bit_count() <= 1 or self.stalled >= STALLED_BOUTS:
             left = [s for s in range(n) if not self.out >> s & 1]
             self.phase = P_OVER
@@ -575,8 +581,12 @@ class DurakState(HandState):
             self._result = DurakResult(n, self.out_order, durak, stalled=len(left) > 1,
                                        seats=self.seats if len(self.seats) < n else ())
             return
-        start = self.defender if self.defended else (self.defender + 1) % n
-        self._start_bout(self._next_active(start))
+        defender = self.defender
+        attacker = defender if self.defended else (defender + 1) % n
+        out = self.out
+        while out >> attacker & 1:  # D12: players who are out are skipped
+            attacker = (attacker + 1) % n
+        self._start_bout(attacker)
 
     # ------------------------------------------------------------------ contract: chance
 
