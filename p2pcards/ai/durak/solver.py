@@ -240,8 +240,16 @@ class Solver:
     def _throw(self, a_hand: int, d_hand: int, att: int, table: int, addable: int, n_att: int, limit: int,
                taking: bool, need: int) -> bool:
         adds = a_hand & addable
-        if n_att >= limit or not adds:
-            return self._end(a_hand, d_hand, att, table, taking, need)
+        if n_att >= limit or not adds:  # the bout is over: ``_end``, written out (the commonest node)
+            if taking:
+                d_hand |= table
+            if not a_hand:
+                return (1 if not d_hand else (2 if att == self.me else 0)) >= need
+            if not d_hand:
+                return (0 if att == self.me else 2) >= need
+            if taking:
+                return self._lead(a_hand, d_hand, att, need)
+            return self._lead(d_hand, a_hand, self.pair_sum - att, need)
         key = (2, a_hand, d_hand, att, table, n_att, limit, taking)
         b = self.bounds.get(key, 2)
         if b // 3 >= need:

@@ -325,8 +325,14 @@ class DurakState(HandState):
             if not self._searching:
                 self._actions.append((seat, action))
                 self._public.append(("act", seat, action))
-            self._play(seat, c)
-            self.att.append(self.pos_of[c])
+            p = self.pos_of[c]  # play the card (as ``_play``, written out on this hot path)
+            self.hands[seat].remove(p)
+            bit = 1 << c
+            self.hmask[seat] ^= bit
+            self.tmask |= bit
+            self.pub |= 1 << p
+            self.ranks |= RANK_BIT[c]
+            self.att.append(p)
             self.dfn.append(-1)
             self.adders |= 1 << seat
             if self.taking:
@@ -342,7 +348,8 @@ class DurakState(HandState):
                     self._actions.append((seat, action))
                     self._public.append(("act", seat, action))
                 self.taking = True
-                self._start_round()
+                self.ti_added = False  # D8: throw-in rounds go on without the defender
+                self._continue_round(0)
                 return
             if action >= A.BEAT:  # the common case first: a legal cover, checked in a few look-ups
                 a, d = divmod(action - A.BEAT, 64)
@@ -367,8 +374,14 @@ class DurakState(HandState):
             if not self._searching:
                 self._actions.append((seat, action))
                 self._public.append(("act", seat, action))
-            self._play(seat, c)
-            self.att.append(self.pos_of[c])
+            p = self.pos_of[c]  # play the card (as ``_play``, written out on this hot path)
+            self.hands[seat].remove(p)
+            bit = 1 << c
+            self.hmask[seat] ^= bit
+            self.tmask |= bit
+            self.pub |= 1 << p
+            self.ranks |= RANK_BIT[c]
+            self.att.append(p)
             self.dfn.append(-1)
             self.phase = P_DEFEND
             self.to_act = self.defender
@@ -490,11 +503,8 @@ class DurakState(HandState):
         if not self.hands[seat]:
             self._resolve()  # D9: the defender has no cards left
         else:
-            self._start_round()
-
-    def _start_round(self) -> None:
-        self.ti_added = False
-        self._continue_round(0)
+            self.ti_added = False  # D6: every card is beaten, a throw-in round starts
+            self._continue_round(0)
 
     def _continue_round(self, idx: int) -> None:
         """Ask the next attacker of the throw-in round (D6-D8), or end the bout."""
