@@ -71,6 +71,39 @@ def _ours(game: str, options: dict[str, Any], seed: int) -> Callable[[], object]
     return one_hand
 
 
+def _driver_floor(moves: int, seed: int) -> Callable[[], object]:
+    """The driver's own cost: the same loop (``to_act``, ``legal_actions``, a draw, ``apply``) over a
+    state that does nothing, for ``moves`` moves a hand.  No engine can play faster than this."""
+    rng = Rng(seed)
+
+    class Null:
+        to_act = 0
+
+        def legal_actions(self) -> list[int]:
+            return [1, 2, 3]
+
+        def apply(self, action: int) -> None:
+            return None
+
+    state = Null()
+
+    def one_hand() -> object:
+        for _ in range(moves):
+            if state.to_act >= 0:
+                state.apply(rng.choice(state.legal_actions()))
+        return state
+
+    return one_hand
+
+
+def _moves_per_hand(game: str, options: dict[str, Any], seed: int, hands: int = 200) -> float:
+    """The average number of moves (seat actions) in a random hand: a hand of Durak is long."""
+    rules = games.load(game, **options)
+    match = rules.new_match(0)
+    rng = Rng(seed)
+    return sum(len(random_hand(match.new_hand(), rng).moves) for _ in range(hands)) / hands
+
+
 def _openspiel_spades(seed: int) -> Callable[[], object] | None:
     try:
         import pyspiel
@@ -93,8 +126,14 @@ def _openspiel_spades(seed: int) -> Callable[[], object] | None:
     return one_hand
 
 
-def _row(engine: str, game: str, case: str, n: int, rate: float) -> dict[str, Any]:
-    return {"engine": engine, "game": game, "case": case, "hands": n, "hands_per_s": round(rate, 1)}
+def _row(engine: str, game: str, case: str, n: int, rate: float,
+         moves: float | None = None) -> dict[str, Any]:
+    row: dict[str, Any] = {"engine": engine, "game": game, "case": case, "hands": n,
+                           "hands_per_s": round(rate, 1)}
+    if moves is not None:
+        row["moves_per_hand"] = round(moves, 1)
+        row["moves_per_s"] = round(rate * moves)
+    return row
 
 
 def run(seconds: float = 3.0, seed: int = 1) -> dict[str, Any]:
@@ -103,19 +142,24 @@ def run(seconds: float = 3.0, seed: int = 1) -> dict[str, Any]:
     ratio = None
     for game, label, options in CASES:
         ours = _ours(game, options, seed)
+        moves = _moves_per_hand(game, options, seed)
         if game == "spades" and reference is not None:
             (n, rate), (m, ref_rate) = _side_by_side(ours, reference, seconds)
-            rows.append(_row("p2pcards", game, label, n, rate))
+            rows.append(_row("p2pcards", game, label, n, rate, moves))
             rows.append(_row("open_spiel", "spades", "OpenSpiel spades hand (same driver)", m, ref_rate))
             ratio = round(rows[-2]["hands_per_s"] / rows[-1]["hands_per_s"], 2)
         else:
             n, spent = _rate(ours, seconds)
-            rows.append(_row("p2pcards", game, label, n, n / spent))
+            rows.append(_row("p2pcards", game, label, n, n / spent, moves))
+        if game == "durak":
+            n, spent = _rate(_driver_floor(round(moves), seed), seconds)
+            rows.append(_row("driver", game, f"  the driver alone, {round(moves)} moves", n, n / spent))
     return {
         "bench": "engine",
         "machine": f"{platform.machine()} {platform.python_implementation()} {platform.python_version()}",
         "cpu_seconds_per_case": seconds,
-        "method": "CPU time; Spades and OpenSpiel in alternating batches of 100 hands, best batch rate",
+        "method": "CPU time; Spades and OpenSpiel in alternating batches of 100 hands, best batch rate; "
+                  "moves per hand averaged over 200 further hands",
         "rows": rows,
         "spades_vs_open_spiel": ratio,
         "open_spiel": "missing: pip install '.[bench]'" if reference is None else "measured",
@@ -123,9 +167,10 @@ def run(seconds: float = 3.0, seed: int = 1) -> dict[str, Any]:
 
 
 def format_table(result: dict[str, Any]) -> str:
-    lines = [f"{'case':44} {'hands':>8} {'hands/s':>10}"]
+    lines = [f"{'case':44} {'hands':>8} {'hands/s':>10} {'moves/hand':>11} {'moves/s':>9}"]
     for r in result["rows"]:
-        lines.append(f"{r['case']:44} {r['hands']:>8} {r['hands_per_s']:>10.1f}")
+        per = f"{r['moves_per_hand']:>11.1f} {r['moves_per_s']:>9}" if "moves_per_hand" in r else ""
+        lines.append(f"{r['case']:44} {r['hands']:>8} {r['hands_per_s']:>10.1f} {per}")
     ratio = result["spades_vs_open_spiel"]
     if ratio is None:
         lines.append("OpenSpiel not installed (pip install '.[bench]'): no reference measured")

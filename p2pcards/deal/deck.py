@@ -15,7 +15,6 @@ from p2pcards.deal.codec import expect_bytes, expect_list
 from p2pcards.deal.errors import DecryptError, EncodingError, UsageError
 from p2pcards.deal.group import POINT_SIZE, G, Point, msm
 from p2pcards.deal.hashing import hash_to_curve
-from p2pcards.games.cards import RANKS, SUITS, card_text
 
 __all__ = [
     "CIPHERTEXT_SIZE",
@@ -29,8 +28,9 @@ __all__ = [
     "initial_deck",
 ]
 
-#: Card ids are ``suit*13 + rank−2`` (p2pcards.games.cards): 0..51.
-MAX_CARDS: Final = len(SUITS) * len(RANKS)
+#: How many card points there are: a card is an id 0..51 (what a card *is* belongs to the rules, in
+#: ``p2pcards.games.cards``; the deal needs only the count, and knows nothing of the rules).
+MAX_CARDS: Final = 52
 CIPHERTEXT_SIZE: Final = 2 * POINT_SIZE
 
 
@@ -76,7 +76,7 @@ def _card_table(cards: tuple[int, ...]) -> CardTable:
     by_point = {p.encode(): c for c, p in zip(cards, points, strict=True)}
     if len(by_point) != len(cards):
         dup = next(c for i, c in enumerate(cards) if c in cards[:i])
-        raise UsageError(f"card {card_text(dup)} appears twice in the deck")
+        raise UsageError(f"card id {dup} appears twice in the deck")
     return CardTable(cards, points, by_point)
 
 

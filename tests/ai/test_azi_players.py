@@ -16,7 +16,8 @@ from p2pcards.ai.azi.common import Table, win_chance
 from p2pcards.ai.azi.hard import Sampler, bid_history
 from p2pcards.ai.azi.solver import AZI, outcome, solve
 from p2pcards.games import CHANCE, TERMINAL
-from p2pcards.games.azi import AziHand, AziRules
+from p2pcards.games.azi import AziHand
+from p2pcards.games.azi.config import AziConfig
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
 from tests.games.test_azi_support import C, cards, deck_for, play, rules, start
@@ -24,7 +25,7 @@ from tests.games.test_azi_support import C, cards, deck_for, play, rules, start
 LEVELS = {"easy": EasyPlayer, "normal": NormalPlayer, "hard": HardPlayer}
 
 
-def text(r: AziRules, a: int) -> str:
+def text(r: AziConfig, a: int) -> str:
     return r.action_text(a)
 
 
@@ -242,7 +243,7 @@ def test_hard_takes_the_trick_cheaply_and_keeps_its_best_card() -> None:
     # seat 1 trumped Hard's 6D and leads 9H with a trick: Hard must take this trick (10H or AH), and
     # 10H keeps AH for the last trick, where it beats any heart
     st = two_seat({0: "6D 10H AH", 1: "9H 8H 7S"}, "bet 10", "call", "play 6D", "play 7S", "play 9H")
-    assert st.to_act == 0 and st.tricks == [0, 1]
+    assert st.to_act == 0 and st.tricks == (0, 1)
     assert choose("hard", st) == "play TH"
 
 

@@ -240,7 +240,6 @@ def test_normal_weighs_the_talon_beats_with_the_trump_and_dumps_trumps_once_it_i
 def test_hard_finds_the_forced_win_in_small_endgames():
     """Over seeded Normal-vs-Normal hands, at the first two-player endgame decision (talon empty) that
     the solver says can be won, Hard's move keeps the win; in some of them Normal's move would not."""
-    from p2pcards.ai.durak.sim import Sim
     from p2pcards.ai.durak.solver import Solver
 
     rules = load("durak", players=2)
@@ -257,17 +256,17 @@ def test_hard_finds_the_forced_win_in_small_endgames():
             seat = state.to_act
             view = state.view(seat)
             if state.phase_name != "show" and not state.talon and len(view.legal_actions) > 1:
-                sim = Sim.from_state(state)
-                if sum(h.bit_count() for h in sim.hands) <= 10:
-                    solver = Solver(sim.trump, seat, 10**6)
+                sim = state.clone()
+                if sum(h.bit_count() for h in sim.hmask) <= 10:
+                    solver = Solver(sim.trump_suit, seat, 10**6)
                     if solver.value(sim) == 2:
                         hard = HardPlayer(rules, seed).choose(view)
-                        after = sim.copy()
+                        after = sim.clone()
                         after.apply(hard)
                         assert solver.value(after) == 2, f"seed {seed}: Hard let a won endgame go"
                         wins += 1
                         mine = NormalPlayer(rules, 0).choose(view)
-                        after = sim.copy()
+                        after = sim.clone()
                         after.apply(mine)
                         normal_slips += solver.value(after) < 2
                         break

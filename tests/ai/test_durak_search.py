@@ -1,4 +1,4 @@
-"""Hard's machinery: the fast simulator follows the engine, the solver is exact, samples respect
+"""Hard's machinery: it searches on the engine's own states, the solver is exact, samples respect
 what is public."""
 
 from __future__ import annotations
@@ -6,17 +6,19 @@ from __future__ import annotations
 import pytest
 
 from p2pcards.ai.durak.hard import HardPlayer
-from p2pcards.ai.durak.sim import OVER, Sim
-from p2pcards.ai.durak.solver import Budget, Solver, active_pair
+from p2pcards.ai.durak.solver import Budget, Solver, active_pair, end_value
 from p2pcards.ai.sampling import sample_assignment
-from p2pcards.games import CHANCE, TERMINAL, load
+from p2pcards.games import CHANCE, TERMINAL, GameError, load
 from p2pcards.games.durak import DurakState, DurakView
+from p2pcards.games.durak.state import P_OVER
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 6])
-def test_the_simulator_follows_the_engine_move_for_move(n):
+def test_a_search_copy_plays_on_like_the_engine_without_a_dealer(n):
+    """Hard searches on the engine itself: a determinized search copy, its draws fulfilled from the
+    cards it knows, follows the real hand move for move and ends the same way."""
     for seed in range(12):
         rules = load("durak", players=n, first_bout_limit_5=seed % 3 == 0)
         rng = Rng(seed)
@@ -24,34 +26,37 @@ def test_the_simulator_follows_the_engine_move_for_move(n):
         rng.shuffle(deck)
         state = rules.new_hand({"dealer": seed % n})
         assert isinstance(state, DurakState)
-        sim = None
+        copy = None
         while state.to_act != TERMINAL:
             if state.to_act == CHANCE:
                 fulfil_from(state, deck)
+                if copy is not None:
+                    assert copy.to_act != CHANCE  # a search copy draws at once from the talon it knows
                 continue
             if state.phase_name == "show":
                 state.apply(state.legal_actions()[0])
                 continue
-            if sim is None or seed % 2:  # start afresh at every move, or run alongside
-                full = state.clone()
-                full.card_at = list(deck)
-                sim = Sim.from_state(full)
-            assert sim.to_act == state.to_act
-            assert sorted(sim.legal()) == sorted(state.legal_actions())
+            if copy is None or seed % 2:  # start afresh at every move, or run alongside
+                view = state.view(state.to_act)
+                full = view.determinize({p: deck[p] for p in view.unknown_positions})
+                assert isinstance(full, DurakState)
+                copy = full.search_copy()
+            assert copy.to_act == state.to_act
+            assert copy.legal_actions() == state.legal_actions()
             action = rng.choice(state.legal_actions())
             state.apply(action)
-            sim.apply(action)
-        assert sim is not None and sim.phase == OVER
-        assert state.result is not None
-        assert tuple(sim.out_order) == state.result.out_order
+            copy.apply(action)
+        assert copy is not None and copy.phase == P_OVER and copy.result == state.result
+        with pytest.raises(GameError):
+            copy.digest()
 
 
-def brute(s: Sim, me: int) -> int:
-    if s.phase == OVER:
-        return s.winners_value(me)
+def brute(s: DurakState, me: int) -> int:
+    if s.phase == P_OVER:
+        return end_value(s, me)
     values = []
-    for a in s.legal():
-        c = s.copy()
+    for a in s.legal_actions():
+        c = s.clone()
         c.apply(a)
         values.append(brute(c, me))
     return max(values) if s.to_act == me else min(values)
@@ -72,14 +77,13 @@ def endgames(count: int, max_cards: int, players: int = 2):
             if state.to_act == CHANCE:
                 fulfil_from(state, deck)
                 continue
-            if state.phase_name != "show" and not state.talon and state.out.bit_count() == players - 2:
-                sim = Sim.from_state(state)
-                if sum(h.bit_count() for h in sim.hands) + len(sim.att) <= max_cards:
-                    yield seed, sim
-                    found += 1
-                    if found == count:
-                        return
-                    break
+            endgame = state.phase_name != "show" and not state.talon and state.out.bit_count() == players - 2
+            if endgame and sum(h.bit_count() for h in state.hmask) + len(state.att) <= max_cards:
+                yield seed, state.clone()
+                found += 1
+                if found == count:
+                    return
+                break
             state.apply(rng.choice(state.legal_actions()))
 
 
@@ -87,7 +91,7 @@ def test_the_solver_agrees_with_plain_minimax_on_small_endgames():
     checked = 0
     for seed, sim in endgames(25, 6):
         for me in (0, 1):
-            assert Solver(sim.trump, me, 10**6).value(sim) == brute(sim, me), f"seed {seed}, seat {me}"
+            assert Solver(sim.trump_suit, me, 10**6).value(sim) == brute(sim, me), f"seed {seed}, seat {me}"
         checked += 1
     assert checked == 25
 
@@ -98,7 +102,7 @@ def test_the_solver_plays_the_last_two_of_a_bigger_table_exactly():
         pair = active_pair(sim)
         assert pair is not None
         for me in pair:
-            solver = Solver(sim.trump, me, 10**6, pair)
+            solver = Solver(sim.trump_suit, me, 10**6, pair)
             assert solver.value(sim) == brute(sim, me), f"seed {seed}, seat {me}"
         checked += 1
     assert checked == 12
@@ -106,8 +110,8 @@ def test_the_solver_plays_the_last_two_of_a_bigger_table_exactly():
 
 def test_the_solver_stops_at_its_node_budget():
     for _, sim in endgames(30, 16):
-        if sum(h.bit_count() for h in sim.hands) >= 12:
-            solver = Solver(sim.trump, 0, 3)
+        if sum(h.bit_count() for h in sim.hmask) >= 12:
+            solver = Solver(sim.trump_suit, 0, 3)
             with pytest.raises(Budget):
                 solver.value(sim)
             return

@@ -21,13 +21,13 @@ def test_options_are_all_listed_sorted_with_defaults() -> None:
     r = games.load("azi")
     assert r.name == "azi" and r.players == 4
     assert r.options == (("ante", 10), ("azi_buy_in", True), ("bankroll", 1000), ("blind", True),
-                         ("deal", 3), ("players", 4), ("six_on_stage", True))
+                         ("deal", 3), ("hands", 0), ("players", 4), ("six_on_stage", True))
 
 
 def test_options_accept_text_forms_and_normalise_them() -> None:
     r = rules(players="3", blind="off", deal=4, six_on_stage="no", azi_buy_in=0)
     assert dict(r.options) == {"ante": 10, "azi_buy_in": False, "bankroll": 1000, "blind": False,
-                               "deal": 4, "players": 3, "six_on_stage": False}
+                               "deal": 4, "hands": 0, "players": 3, "six_on_stage": False}
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -112,7 +112,7 @@ def test_no_move_while_dealing_or_after_the_end() -> None:
     ([], "discard #1", "A6"),
     ([], "buyin", "A6"),
     (["bet 10", "call", "call"], "raise 5", "A10"),
-    (["bet 10", "call", "call"], "play 7H", "A10"),  # seat 0 does not hold it
+    (["bet 10", "call", "call"], "play 7H", "A2"),  # seat 0 does not hold it: it plays what it was dealt
     (["bet 10"], "bet 20", "A6"),
     (["bet 10"], "raise 1000", "A6"),
 ])
@@ -244,7 +244,7 @@ def test_clone_is_independent() -> None:
     st = play(start(r, deck, dealer=2), deck, "bet 10", "call", "call")
     c = st.clone()
     play(c, deck, "play AH")
-    assert st.hands[0] != c.hands[0] and st.trick == [] and st.to_act == 0
+    assert st.hands[0] != c.hands[0] and st.trick == () and st.to_act == 0
     assert st.moves_applied == 3 and c.moves_applied == 4
 
 

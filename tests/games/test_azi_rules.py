@@ -1,12 +1,22 @@
-"""One or more scenario tests per numbered rule of Azi (A1-A15); the name carries the rule."""
+"""One or more scenario tests per numbered rule of Azi (A1-A16); the name carries the rule."""
 
 from __future__ import annotations
 
 import pytest
 
-from p2pcards.games import CHANCE, TERMINAL, UNKNOWN, ActionError, Deal, Disclose, IllegalAction, Reveal
+from p2pcards.games import (
+    CHANCE,
+    TERMINAL,
+    UNKNOWN,
+    ActionError,
+    Deal,
+    Disclose,
+    IllegalAction,
+    OptionError,
+    Reveal,
+    testing,
+)
 from p2pcards.games.azi import AziHand, AziMatch, AziRules, settle_pot
-from p2pcards.games.base import HandRecord
 from p2pcards.games.cards import DIAMONDS, HEARTS, SPADES, card_text, rank_of, suit_of
 from p2pcards.games.playout import fulfil_from, learned_by, random_hand
 from p2pcards.games.rng import Rng
@@ -20,6 +30,7 @@ from tests.games.test_azi_support import (
     play,
     rules,
     start,
+    verb_policy,
 )
 
 
@@ -46,7 +57,7 @@ def test_a1_within_a_suit_six_is_lowest_and_ace_highest() -> None:
     # dealer 1, trump spades (7S); seat 0 leads 6H, seat 1 follows with AH and wins
     deck = deck_for(r, 1, {0: "6H 6D 8D", 1: "AH 9D 7S"})
     st = play(start(r, deck, dealer=1), deck, "bet 10", "call", "play 6H", "play AH")
-    assert st.tricks == [0, 1]
+    assert st.tricks == (0, 1)
     assert st.to_act == 1
 
 
@@ -105,18 +116,18 @@ def test_a3_six_on_stage_when_an_ace_is_turned_up() -> None:
     st = play(start(r, deck, dealer=1), deck, "bet 10", "raise 5", "call")
     assert st.top_card == C("6S") and st.to_act == 1
     play(st, deck, "play AS", "play 6S")
-    assert st.tricks == [1, 0]
+    assert st.tricks == (1, 0)
 
 
 def test_a3_without_the_option_or_without_an_ace_the_six_is_the_lowest_trump() -> None:
     r = rules(players=2, blind=False, six_on_stage=False)
     deck = deck_for(r, 1, {0: "6S 7H 8H", 1: "9H 10H AS"})
     st = play(start(r, deck, dealer=1), deck, "bet 10", "raise 5", "call", "play AS", "play 6S")
-    assert st.top_card == -1 and st.tricks == [0, 1]
+    assert st.top_card == -1 and st.tricks == (0, 1)
     r2 = rules(players=2, blind=False)
     deck2 = deck_for(r2, 1, {0: "6S 7H 8H", 1: "9H 10H KS"})
     st2 = play(start(r2, deck2, dealer=1), deck2, "bet 10", "raise 5", "call", "play KS", "play 6S")
-    assert st2.top_card == -1 and st2.tricks == [0, 1]
+    assert st2.top_card == -1 and st2.tricks == (0, 1)
 
 
 def test_a4_with_four_cards_each_player_discards_one_before_the_bidding() -> None:
@@ -468,7 +479,7 @@ def test_a10_a_renege_is_deferred_on_a_partial_replica_and_named_by_the_audit() 
     part.observe(deck.index(C("KS")), C("KS"))
     part.apply(cheat)
     rec = part.record()
-    opened = HandRecord(rec.game, rec.options, rec.setup, tuple(deck), rec.actions)
+    opened = testing.record(r, dict(rec.setup), deck, rec.actions)
     verdict = r.audit(opened)
     assert not verdict.ok and verdict.seat == 1 and verdict.rule == "A10" and verdict.step == 4
     assert r.audit(ls.full.record()).ok
@@ -490,16 +501,16 @@ def test_a10_a_renege_against_the_face_up_trump_is_caught_by_everyone() -> None:
 def test_a11_the_highest_trump_wins_and_the_winner_leads() -> None:
     st, deck = _to_play({0: "AH 6D 10D", 1: "7D KS 6S", 2: "8H 7H 9S"})
     play(st, deck, "play AH", "play 6S", "play 8H")
-    assert st.tricks == [0, 1, 0] and st.to_act == 1
+    assert st.tricks == (0, 1, 0) and st.to_act == 1
     st2, deck2 = _to_play({0: "AH 6D 10D", 1: "7D KS 6S", 2: "8D JD 9S"})
     play(st2, deck2, "play AH", "play 6S", "play 9S")
-    assert st2.tricks == [0, 0, 1] and st2.to_act == 2
+    assert st2.tricks == (0, 0, 1) and st2.to_act == 2
 
 
 def test_a11_without_trumps_the_highest_card_of_the_suit_led_wins() -> None:
     st, deck = _to_play({0: "10H 6D 10D", 1: "7D KD QD", 2: "8D JH 9S"})
     play(st, deck, "play 10H", "play KD", "play JH")  # KD is higher but off suit
-    assert st.tricks == [0, 0, 1] and st.to_act == 2
+    assert st.tricks == (0, 0, 1) and st.to_act == 2
 
 
 def test_a12_the_first_to_two_tricks_wins_at_once() -> None:
@@ -560,13 +571,13 @@ def test_a14_one_trick_each_is_azi_and_the_pot_is_carried_over() -> None:
     assert res is not None and res.azi and res.winner is None
     assert res.tricks == (1, 1, 1) and res.trick_winners == (0, 1, 2)
     assert res.payouts == (0, 0, 0) and res.pot == 60 and res.stacks == (980, 980, 980)
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     assert m.dealer == 2 and m.pot == 60 and m.free == (0, 1, 2) and not m.over
 
 
 def test_a14_the_replay_is_dealt_by_the_same_dealer_and_trick_winners_pay_nothing() -> None:
     st, deck = _azi_hand()
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     nxt = m.new_hand()
     assert nxt.dealer == 2 and nxt.contrib == [20, 20, 20] and nxt.stack == [980, 980, 980]
     assert isinstance(nxt.need, Deal)  # nobody else to ask: straight to the deal
@@ -579,7 +590,7 @@ def test_a14_others_may_buy_in_for_half_the_pot_asked_clockwise_from_the_dealers
     st, _ = _azi_hand(players=4)
     res = st.result
     assert res is not None and res.azi and res.contributions == (20, 20, 20, 10)
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     nxt = m.new_hand()
     assert nxt.phase_name == "buy-in" and nxt.to_act == 3 and nxt.price == 35
     assert texts(nxt) == ["buyin", "decline"]
@@ -598,7 +609,7 @@ def test_a14_buy_in_price_rounds_up_and_only_those_who_can_pay_are_asked() -> No
 
 def test_a14_without_buy_in_only_the_trick_winners_play_again() -> None:
     st, _ = _azi_hand(players=4, azi_buy_in=False)
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     nxt = m.new_hand()
     need = nxt.need
     assert isinstance(need, Deal) and [s for s, _ in need.hands] == [0, 1, 2]
@@ -606,7 +617,7 @@ def test_a14_without_buy_in_only_the_trick_winners_play_again() -> None:
 
 def test_a14_a_replay_pot_keeps_every_contribution() -> None:
     st, _ = _azi_hand(players=4)
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     nxt = m.new_hand()
     nxt.apply_text("decline")
     r = nxt.rules
@@ -637,7 +648,7 @@ def test_a15_the_match_goes_on_until_one_player_holds_every_chip() -> None:
 
 def test_a15_the_players_may_agree_to_stop_and_a_carried_pot_goes_back() -> None:
     st, _ = _azi_hand()
-    m = st.rules.new_match(2).settle(st)
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
     stopped = m.stop()
     assert stopped.over and stopped.chips == (1000, 1000, 1000) and stopped.pot == 0
 
@@ -658,6 +669,102 @@ def test_a15_a_match_ends_when_fewer_than_two_players_can_pay_the_ante() -> None
     r = rules(players=3, ante=10)
     m = AziMatch(r, (2990, 5, 5), 0)
     assert m.over and m.winner is None and "over" in m.summary()
+
+
+def test_a15_a_player_who_cannot_pay_the_ante_is_out_for_the_rest_of_the_match() -> None:
+    r = rules(players=3, ante=10, blind=False)
+    m = AziMatch(r, (9, 500, 500), 1)
+    assert m.out == (0,) and m.seated == (1, 2) and not m.over
+    st = m.new_hand()
+    assert not st.inhand[0] and st.stack[0] == 9  # not dealt in, its chips kept
+    need = drive(st, deck_for(r, 1, {2: "AH AD 10D", 1: "7H 8D 6S"})).need
+    assert need is None and st.to_act == 2
+    standings = m.standings()
+    assert [(s.seat, s.score, s.status) for s in standings.seats] == [
+        (0, 9, "out"), (1, 500, "playing"), (2, 500, "playing")]
+    assert [s.seat for s in standings.ranking()] == [1, 2, 0]  # highest first
+    # out for good: even a seat that came back with chips would stay out (A15, "the rest of the match")
+    assert AziMatch(r, (500, 500, 500), 1, out=(0,)).out == (0,)
+    assert AziMatch(r, (500, 500, 500), 1, out=(0,)).seated == (1, 2)
+
+
+def test_a15_the_match_ends_after_the_hands_option_and_a_replay_is_part_of_its_hand() -> None:
+    st, _ = _azi_hand(hands=1)  # an azi: the first hand's pot is carried
+    assert st.result is not None and st.result.azi
+    m = AziMatch(st.rules, (st.rules.bankroll,) * st.rules.n, 2).settle(st)
+    assert m.pot and not m.over and m.hands_played == 0  # the replay belongs to the first hand
+    assert m.seated == (0, 1, 2)
+    limited = rules(players=3, hands=4, blind=False, bankroll=5000)
+    m2, rng, dealt = limited.new_match(0), Rng(2), 0
+    while not m2.over:
+        hand, deck = m2.new_hand(), list(limited.deck)
+        rng.shuffle(deck)
+        while hand.to_act != TERMINAL:
+            if hand.to_act == CHANCE:
+                fulfil_from(hand, deck)
+            else:
+                hand.apply(verb_policy(hand, rng))
+        m2, dealt = m2.settle(hand), dealt + 1
+    # four pots won in five deals (one azi replay): the limit, not the chips, ended the match
+    assert m2.hands_played == 4 and dealt == 5 and m2.standings().over and len(m2.seated) >= 2
+    assert rules(hands=0).hands == 0 and "hands" in dict(rules().options)
+    with pytest.raises(OptionError):
+        rules(hands=-1)
+
+
+def test_a15_chips_are_conserved_through_seats_leaving_returning_and_void_hands() -> None:
+    for seed in range(30):
+        r = rules(players=4, bankroll=200, ante=10, hands=12)
+        rng = Rng(seed)
+        m = r.new_match(rng.below(4))
+        total = 4 * 200
+        while not m.over:
+            roll = rng.below(8)
+            seat = rng.below(4)
+            if roll == 0:
+                m = m.without(seat)
+            elif roll == 1:
+                m = m.with_seat(seat)
+            elif roll == 2:
+                m = m.void_hand()
+            else:
+                m = m.settle(random_hand(m.new_hand(), rng))
+            assert sum(m.chips) + m.pot == total
+            assert all(s not in m.seated for s in m.away) and all(s not in m.seated for s in m.out)
+        assert sum(s.score for s in m.standings().seats) + dict(m.standings().extra).get("pot", 0) == total
+
+
+def test_a16_a_player_who_calls_with_exactly_what_it_has_is_all_in_but_not_short() -> None:
+    r = rules(players=3, ante=10, blind=False)
+    deck = deck_for(r, 2, {0: "AS KS QS", 1: "AH AD 7D", 2: "6H 7H 6S"})
+    m = AziMatch(r, (40, 100, 100), 2)
+    st = play(m.new_hand(), deck, "bet 30", "raise 20", "call")
+    assert st.stack[0] == 0 and st.view(1).all_in[0] and not st.short[0]
+    st = play(st, deck, "play AH", "play 6H", "play QS", "play KS", "play 7D", "play 6S")
+    result = st.result
+    assert result is not None and result.winner == 0
+    assert result.contributions == (40, 60, 60) and result.payouts == (160, 0, 0)
+
+
+def test_a16_only_a_short_all_in_limits_what_the_winner_takes() -> None:
+    r = rules(players=3, ante=10, blind=False)
+    deck = deck_for(r, 2, {0: "AS KS QS", 1: "AH AD 7D", 2: "6H 7H 6S"})
+    m = AziMatch(r, (30, 100, 100), 2)
+    st = play(m.new_hand(), deck, "bet 10", "raise 40", "call", "allin")
+    assert st.short[0] and st.stack[0] == 0
+    st = play(st, deck, "play AH", "play 6H", "play QS", "play KS", "play 7D", "play 6S")
+    result = st.result
+    assert result is not None and result.winner == 0 and result.short == (0,)
+    assert result.contributions == (30, 60, 60) and result.payouts == (90, 30, 30)
+
+
+def test_a16_a_short_all_in_stays_short_in_the_replay_and_raises_restart() -> None:
+    r = rules(players=3)
+    m = AziMatch(r, (1000, 1000, 1000), 2, hand_number=1, carried=(40, 60, 60), free=(0, 1), azi=1,
+                 short=(0,))
+    st = m.new_hand()
+    assert dict(st.setup)["short"] == (0,) and st.short[0]
+    assert st.raises == [0, 0, 0]  # the replay's bidding counts raises afresh
 
 
 def test_information_cards_played_are_public_hidden_cards_stay_unknown() -> None:

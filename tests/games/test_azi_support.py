@@ -6,9 +6,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from p2pcards import games
-from p2pcards.games import CHANCE, TERMINAL
+from p2pcards.games import CHANCE, TERMINAL, testing
 from p2pcards.games.azi import AziHand, AziRules
 from p2pcards.games.azi import actions as act
+from p2pcards.games.azi.config import AziConfig
 from p2pcards.games.base import Action
 from p2pcards.games.cards import Card, parse_card
 from p2pcards.games.playout import fulfil_from, learned_by
@@ -34,21 +35,14 @@ def cards(text: str) -> list[Card]:
     return [C(t) for t in text.split()]
 
 
-def deck_for(r: AziRules, dealer: int, hands: Mapping[int, str],
+def deck_for(r: AziConfig, dealer: int, hands: Mapping[int, str],
              seats: Sequence[int] | None = None) -> list[Card]:
     """A deck order that deals ``hands`` (seat -> "AH 6D 10D", in dealt order) to the seats in the hand
-    (``seats``, default: the seats of ``hands``), one card at a time clockwise from the dealer's left."""
-    in_hand = sorted(hands) if seats is None else list(seats)
-    order = [s for s in ((dealer + 1 + i) % r.n for i in range(r.n)) if s in in_hand]
-    dealt = {s: cards(hands[s]) for s in order}
-    m = len(order)
-    deck: list[Card] = []
-    for k in range(m * r.cards_dealt):
-        deck.append(dealt[order[k % m]][k // m])
-    rest = [c for c in r.deck if c not in deck]
-    deck += rest
-    assert sorted(deck) == sorted(r.deck), "a scenario deals a card twice or one outside the deck"
-    return deck
+    (``seats``, default: the seats of ``hands``), laid out by the engine's own deal for those seats."""
+    in_hand = tuple(sorted(hands) if seats is None else seats)
+    hand = testing.deal(r, hands, dealer=dealer, setup={"seats": in_hand})
+    assert sorted(hand.deck) == sorted(r.deck), "a scenario deals a card twice or one outside the deck"
+    return hand.deck
 
 
 def drive(state: AziHand, deck: Sequence[Card]) -> AziHand:
@@ -67,8 +61,8 @@ def play(state: AziHand, deck: Sequence[Card], *texts: str) -> AziHand:
     return state
 
 
-def start(r: AziRules, deck: Sequence[Card], **setup: Any) -> AziHand:
-    return drive(r.new_hand(setup), deck)
+def start(r: AziConfig, deck: Sequence[Card], **setup: Any) -> AziHand:
+    return drive(AziHand(r, setup), deck)
 
 
 def verb_policy(state: AziHand, rng: Rng) -> Action:
@@ -91,11 +85,11 @@ def verb_policy(state: AziHand, rng: Rng) -> Action:
 class Lockstep:
     """A full-information replica and one partial replica per seat, driven together."""
 
-    def __init__(self, r: AziRules, setup: Mapping[str, Any], deck: Sequence[Card]) -> None:
+    def __init__(self, r: AziConfig, setup: Mapping[str, Any], deck: Sequence[Card]) -> None:
         self.rules = r
         self.deck = list(deck)
-        self.full = r.new_hand(setup)
-        self.parts = [r.new_hand(setup) for _ in range(r.n)]
+        self.full = AziHand(r, setup)
+        self.parts = [AziHand(r, setup) for _ in range(r.n)]
 
     def step(self, policy: Policy, rng: Rng) -> None:
         """Fulfil the need, or let the seat to act choose from its own replica."""

@@ -1,10 +1,13 @@
 """Scenario tests for Durak: one or more per numbered rule (D1-D14), options and bad input.
 
-Hands are built from a chosen deck order: ``make`` places each seat's cards at the positions the
-deal gives it, the face-up trump at position 6n and the talon after it (drawn from the top).
+Hands are built from a chosen deck order with ``games.testing``: each seat's cards go to the
+positions the engine's deal gives it, then the face-up trump (position 6n) and the talon after it
+(in drawing order).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -20,10 +23,12 @@ from p2pcards.games import (
     OptionError,
     Reveal,
     load,
+    testing,
 )
 from p2pcards.games.cards import HEARTS, SPADES, card_text, parse_card
 from p2pcards.games.durak import DurakMatch, DurakResult, DurakState
 from p2pcards.games.playout import fulfil_from, learned_by
+from p2pcards.games.rng import Rng
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -33,27 +38,15 @@ def cards(text: str) -> list[int]:
 
 
 def make(hands: list[str], trump: str = "", talon: str = "", *, dealer: int | None = None,
-         **options: object) -> tuple[DurakState, list[int]]:
+         **options: Any) -> tuple[DurakState, list[int]]:
     """A hand dealt from a chosen deck order, stopped at the first seat to act (the trump showing)."""
     n = len(hands)
-    rules = load("durak", players=n, **options)
-    dealer = n - 1 if dealer is None else dealer
-    slots: list[int | None] = [None] * 36
-    for seat, text in enumerate(hands):
-        for i, c in enumerate(cards(text)):
-            slots[i * n + (seat - dealer - 1) % n] = c
-    if n < 6:
-        if trump:
-            slots[6 * n] = parse_card(trump)
-        for j, c in enumerate(cards(talon)):
-            slots[6 * n + 1 + j] = c
-    rest = iter([c for c in rules.deck if c not in slots])
-    deck = [c if c is not None else next(rest) for c in slots]
-    assert sorted(deck) == sorted(rules.deck)
-    state = rules.new_hand({"dealer": dealer, "hand": 0})
-    assert isinstance(state, DurakState)
-    settle(state, deck)
-    return state, deck
+    hand = testing.deal("durak", dict(enumerate(hands)), f"{trump} {talon}",
+                        dealer=n - 1 if dealer is None else dealer, players=n, **options)
+    assert isinstance(hand.state, DurakState)
+    if trump:
+        assert hand.deck[6 * n] == parse_card(trump)
+    return hand.state, hand.deck
 
 
 def settle(state: DurakState, deck: list[int]) -> None:
@@ -452,6 +445,7 @@ def test_d8_after_take_throw_ins_go_on_and_defender_picks_up_everything() -> Non
 def test_d8_taken_hand_stays_known_on_partial_replicas() -> None:
     full, deck = make(FOUR, "9S")
     mine = full.rules.new_hand(dict(full.setup))
+    assert isinstance(mine, DurakState)
     while mine.to_act == CHANCE:
         mine.fulfil(learned_by(3, mine, deck))
     for text in ("show 7S", "show JS", "show none", "show none", "attack 6C", "beat 6C 8C", "add 6D",
@@ -604,6 +598,65 @@ def test_d13_everyone_out_in_the_same_bout_is_a_draw() -> None:
     assert result.points() == (0, 0)
     with pytest.raises(ActionError, match="hand is over"):
         st.apply_text("pass")
+
+
+# ----------------------------------------------------------------------------- D15
+
+
+def _always_take(players: int, dealer: int, seed: int, beat_in: tuple[int, ...] = (),
+                 ) -> tuple[DurakState, list[tuple[bool, int]]]:
+    """Issue 10's hand: "take" when legal, else "pass", else the first legal move (and in the bouts
+    numbered in ``beat_in``, the defender's first legal move instead of a take).  Returns the end
+    state and, per bout, whether the defender took and how many cards were drawn after it."""
+    rules = load("durak", players=players)
+    deck = list(rules.deck)
+    Rng(seed).shuffle(deck)
+    st = rules.new_hand({"dealer": dealer, "hand": 0})
+    assert isinstance(st, DurakState)
+    bouts: list[tuple[bool, int]] = []
+    took, talon, bout = False, -1, 0
+    for _ in range(100_000):
+        if st.to_act == TERMINAL:
+            break
+        if st.to_act == CHANCE:
+            fulfil_from(st, deck)
+            continue
+        if st.bout != bout:  # a new bout: close the previous one
+            if bout:
+                bouts.append((took, talon - len(st.talon)))
+            took, talon, bout = False, len(st.talon), st.bout
+        texts = st.legal_texts()
+        text = "take" if "take" in texts else "pass" if "pass" in texts else texts[0]
+        if st.bout in beat_in and st.to_act == st.defender:
+            text = texts[0]
+        took = took or text == "take"
+        st.apply_text(text)
+    assert st.to_act == TERMINAL, "the hand never ended"
+    bouts.append((took, talon - len(st.talon)))
+    return st, bouts
+
+
+def test_d15_thirty_bouts_of_takes_with_nothing_drawn_end_the_hand_as_a_draw() -> None:
+    st, bouts = _always_take(3, 0, 5)
+    result = st.result
+    assert result is not None and result.stalled and result.draw and result.durak is None
+    # the hand ended right after the 30th stalled bout in a row, and not one bout earlier
+    assert all(took and drawn == 0 for took, drawn in bouts[-30:])
+    run = 0
+    for took, drawn in bouts[:-1]:
+        run = run + 1 if took and drawn == 0 else 0
+        assert run < 30
+    assert not any(pts < 0 for pts in result.points())  # no durak, nobody loses a point
+    assert "draw" in result.summary()
+
+
+def test_d15_a_bout_won_by_the_defender_restarts_the_count() -> None:
+    _, straight = _always_take(3, 0, 5)
+    st, bouts = _always_take(3, 0, 5, beat_in=(25,))
+    # the same hand, but in bout 25 the defender beats: 23 stalled bouts do not count any more
+    assert len(straight) == 32 and not bouts[24][0]
+    assert st.result is not None and st.result.stalled
+    assert len(bouts) > 25 + 30 and all(took and drawn == 0 for took, drawn in bouts[-30:])
 
 
 # ----------------------------------------------------------------------------- D14

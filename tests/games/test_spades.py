@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.games import CHANCE, TERMINAL, UNKNOWN, Deal, load
-from p2pcards.games.base import ActionError, FulfilError, GameError, HandRecord, IllegalAction, OptionError
+from p2pcards.games import CHANCE, TERMINAL, UNKNOWN, Deal, load, testing
+from p2pcards.games.base import ActionError, FulfilError, GameError, IllegalAction, OptionError
 from p2pcards.games.cards import card_text, parse_card
 from p2pcards.games.playout import learned_by
 from p2pcards.games.spades import HandResult, Rules, SpadesMatch, SpadesState, score_hand
@@ -33,12 +33,9 @@ def suit(letter: str) -> list[int]:
 
 
 def deck_for(hands: dict[int, list[int]], dealer: int = 0) -> list[int]:
-    """A deck order dealing exactly ``hands`` (seat -> 13 cards), one at a time from the dealer's left."""
-    deck = [UNKNOWN] * 52
-    for seat, cs in hands.items():
-        assert len(cs) == 13
-        for i, p in enumerate(range((seat - dealer - 1) % 4, 52, 4)):
-            deck[p] = cs[i]
+    """A deck order dealing exactly ``hands`` (seat -> 13 cards), laid out by the engine's own deal."""
+    assert all(len(cs) == 13 for cs in hands.values())
+    deck = testing.deal("spades", hands, dealer=dealer).deck
     assert sorted(deck) == list(range(52))
     return deck
 
@@ -83,6 +80,7 @@ def lowest_legal(state: SpadesState) -> None:
 def partial(state: SpadesState, deck: list[int], seat: int) -> SpadesState:
     """A replica of ``seat`` of a fresh hand with the same setup: it learns only its own cards."""
     rep = state.rules.new_hand(dict(state.setup))
+    assert isinstance(rep, SpadesState)
     rep.fulfil(learned_by(seat, rep, deck))
     return rep
 
@@ -324,7 +322,7 @@ def test_s6_renege_is_deferred_on_partial_replicas_and_caught_by_the_audit():
     digest = reps[0].digest()
     assert reps[1].digest() == reps[3].digest() == digest
     record = reps[0].record()
-    full_record = HandRecord(record.game, record.options, record.setup, tuple(deck), record.actions)
+    full_record = testing.record(full.rules, dict(record.setup), deck, record.actions)
     verdict = full.rules.audit(full_record)
     assert not verdict.ok
     assert verdict.seat == 2 and verdict.rule == "S6" and verdict.step == 5
@@ -395,7 +393,7 @@ def test_s7_unbroken_spade_lead_is_deferred_on_partial_replicas_and_caught_by_th
             reps[seat].observe(p, deck[p])
         reps[seat].apply(lead)
     rec = reps[0].record()
-    verdict = full.rules.audit(HandRecord(rec.game, rec.options, rec.setup, tuple(deck), rec.actions))
+    verdict = full.rules.audit(testing.record(full.rules, dict(rec.setup), deck, rec.actions))
     assert not verdict.ok and verdict.seat == 1 and verdict.rule == "S7" and verdict.step == 4
 
 

@@ -48,6 +48,7 @@ from p2pcards.ai.azi.solver import root_cards, solve
 from p2pcards.ai.sampling import sample_assignment
 from p2pcards.games.azi import AziView
 from p2pcards.games.azi import actions as act
+from p2pcards.games.azi.hand import AziHand
 from p2pcards.games.base import CHANCE, UNKNOWN, Action, Deal, Rules
 from p2pcards.games.cards import Card
 from p2pcards.games.rng import Rng
@@ -153,9 +154,8 @@ def bid_history(t: Table) -> list[tuple[int, str, Spot]]:
     The public history is replayed from the hand's setup (the masked state's record: actions and
     the cards everyone or this seat knows), and the situation of each such bet is noted."""
     m = t.masked
-    rules = m.rules
     rec = m.record()
-    st = rules.new_hand(dict(rec.setup))
+    st = AziHand(m.rules, dict(rec.setup))
     ca = m.card_at
     out: list[tuple[int, str, Spot]] = []
     for seat, text in rec.actions:

@@ -1,8 +1,8 @@
 """Durak's computer players: ``PLAYERS = {"easy": ..., "normal": ..., "hard": ...}``.
 
-Modules: ``easy`` and ``normal`` (rule-based), ``hard`` (determinized search with an exact endgame),
-``sim`` (a fast full-information simulator for the search), ``solver`` (the exact endgame),
-``common`` (card strength, the view flattened), ``adapter`` (the tournament adapter).
+Modules: ``easy`` and ``normal`` (rule-based), ``hard`` (determinized search with an exact endgame,
+played out on the engine's own states), ``solver`` (the exact endgame), ``common`` (card strength,
+the view flattened), ``adapter`` (the tournament adapter).
 """
 
 from p2pcards.ai.durak.easy import EasyPlayer

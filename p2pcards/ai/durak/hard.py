@@ -14,7 +14,8 @@
   in the talon 76.2% of the same 120 deals; see docs/ai.md).
 * **Towards the endgame** (cards still hidden): perfect-information Monte Carlo.  ``worlds`` deals of
   the hidden cards (opponents' hidden hand cards and the talon's order) are sampled; in each, every
-  legal action is tried and played out to the end by a fast rule-based policy on ``sim.Sim``; a
+  legal action is tried and played out to the end by a fast rule-based policy on a search copy of the
+  engine's own state (``DurakState.search_copy``: every card known, no history kept); a
   playout that reaches an empty talon with two players left holding at most ``leaf_cards`` cards is
   finished by the exact solver when that takes at most ``leaf_nodes`` nodes.  The action with the best total
   wins; ties go to Normal's choice.  With two players left and nothing to draw but the face-up trump,
@@ -35,12 +36,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2pcards.ai.durak.normal import NormalPlayer
-from p2pcards.ai.durak.sim import ADDABLE, BEATERS, DEFEND, LEAD, OVER, Sim, cards_of
-from p2pcards.ai.durak.solver import Budget, Solver, active_pair
+from p2pcards.ai.durak.solver import Budget, Solver, active_pair, end_value
 from p2pcards.ai.sampling import sample_assignment
-from p2pcards.games.base import Action, Rules, View
+from p2pcards.games.base import CHANCE, Action, Rules, View
 from p2pcards.games.durak import actions as A
-from p2pcards.games.durak.state import DurakView
+from p2pcards.games.durak.state import (
+    ADDABLE,
+    BEATERS,
+    P_DEFEND,
+    P_LEAD,
+    P_OVER,
+    DurakState,
+    DurakView,
+    cards_of,
+)
 from p2pcards.games.rng import Rng
 
 STRENGTH = [[c % 13 + (13 if c // 13 == t else 0) for c in range(52)] for t in range(4)]
@@ -67,26 +76,27 @@ class Effort:
     an empty talon, players who never beat can pass cards round the table for ever.)"""
 
 
-def policy(s: Sim) -> int:
-    """The playout policy: Normal's main habits on a full-information simulator, in a few operations."""
+def policy(s: DurakState) -> int:
+    """The playout policy: Normal's main habits on a full-information engine state, in a few operations."""
     seat = s.to_act
-    hand = s.hands[seat]
-    st = STRENGTH[s.trump]
+    hand = s.hmask[seat]
+    trump = s.trump_suit
+    st = STRENGTH[trump]
     phase = s.phase
-    if phase == LEAD:
+    if phase == P_LEAD:
         best, bc = -1, 99
         for c in cards_of(hand):
             v = st[c]
             if v < bc:
                 best, bc = c, v
         return A.ATTACK + best
-    if phase == DEFEND:
+    if phase == P_DEFEND:
         u = -1
         for a, d in zip(s.att, s.dfn, strict=True):
             if d < 0:
-                u = a
+                u = s.card_at[a]
                 break
-        m = hand & BEATERS[s.trump][u]
+        m = hand & BEATERS[trump][u]
         if not m:
             return A.TAKE
         best, bc = -1, 99
@@ -151,14 +161,14 @@ class HardPlayer:
         pair = _pair(view)
         if pair is None or len(view.unknown_positions) != len(view.unseen_cards):
             return None
-        base = Sim.from_state(view.determinize(list(view.unseen_cards)))
+        base = _searchable(view, list(view.unseen_cards))
         solver = self._solver(view, pair)
         solver.nodes = 0
         solver.budget = self.effort.root_nodes
         try:
             for need in (2, 1):
                 for a in order:
-                    s = base.copy()
+                    s = base.clone()
                     s.apply(a)
                     if solver.reach(s, need):
                         return a
@@ -215,9 +225,9 @@ class HardPlayer:
             if cards is None:  # cannot happen with an honest history; stay playable anyway
                 cards = sample_assignment(rng, groups, view.unseen_cards)
             assert cards is not None
-            base = Sim.from_state(view.determinize(cards))
+            base = _searchable(view, cards)
             for i, a in enumerate(order):
-                s = base.copy()
+                s = base.clone()
                 s.apply(a)
                 totals[i] += self._playout(s, me)
         best = 0
@@ -226,13 +236,16 @@ class HardPlayer:
                 best = i
         return order[best]
 
-    def _playout(self, s: Sim, me: int) -> int:
+    def _playout(self, s: DurakState, me: int) -> int:
         exact = self.effort.leaf_nodes > 0
         solver = None
         small = self.effort.leaf_cards
         n = s.n
         moves = self.effort.playout_moves
-        while s.phase != OVER:
+        while s.phase != P_OVER:
+            if s.to_act == CHANCE:  # a draw: the talon's order is part of the sampled deal
+                s.fulfil_known()
+                continue
             moves -= 1
             if moves < 0:
                 return 1
@@ -241,14 +254,15 @@ class HardPlayer:
                 if pair is None or me not in pair:
                     exact = False
                     continue
-                if s.hands[pair[0]].bit_count() + s.hands[pair[1]].bit_count() > small:
+                if s.hmask[pair[0]].bit_count() + s.hmask[pair[1]].bit_count() > small:
                     s.apply(policy(s))
                     continue
                 if solver is None:
                     solver = self.solver
-                    if (solver is None or solver.trump != s.trump or solver.me != me or solver.pair != pair
+                    if (solver is None or solver.trump != s.trump_suit or solver.me != me
+                            or solver.pair != pair
                             or len(solver.bounds) > self.effort.table_limit):
-                        solver = self.solver = Solver(s.trump, me, 0, pair)
+                        solver = self.solver = Solver(s.trump_suit, me, 0, pair)
                         self.solver_hand = None
                 solver.nodes = 0
                 solver.budget = self.effort.leaf_nodes
@@ -257,7 +271,15 @@ class HardPlayer:
                 except Budget:
                     exact = False
             s.apply(policy(s))
-        return s.winners_value(me)
+        return end_value(s, me)
+
+
+def _searchable(view: DurakView, cards: list[int]) -> DurakState:
+    """The full-information state of one sampled deal, as a search copy (no history kept)."""
+    state = view.determinize(cards)  # a fresh state of its own: it may drop its history in place
+    assert isinstance(state, DurakState)
+    state.forget_history()
+    return state
 
 
 def _pair(view: DurakView) -> tuple[int, int] | None:

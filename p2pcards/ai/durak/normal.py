@@ -17,11 +17,10 @@ All of it is arithmetic on the view: far under a millisecond per decision.
 from __future__ import annotations
 
 from p2pcards.ai.durak.common import Seen, beaters, split, strength
-from p2pcards.ai.durak.sim import BEATERS, SUIT_MASK, mask_of
 from p2pcards.games.base import Action, Rules, View
 from p2pcards.games.cards import Card
 from p2pcards.games.durak import actions as A
-from p2pcards.games.durak.state import DurakView
+from p2pcards.games.durak.state import BEATERS, SUIT_MASK, DurakView, mask_of
 from p2pcards.games.rng import Rng
 
 

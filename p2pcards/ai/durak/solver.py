@@ -13,13 +13,15 @@ that walking a hand's bits from the lowest gives the weakest card first without 
 
 Positions follow the engine (D5-D13) for two players: after a take the attacker may keep adding up
 to the limit; after a beat it may add or pass; whoever has no cards when the bout is resolved is out;
-both out together is a draw.
+both out together is a draw.  The search starts from an engine state (``games.durak.state``) with every
+card known.  D15 (30 bouts of takes in a row with nothing drawn) is left out of the search: with two
+players and nothing to draw, every take shrinks the attacker's hand, so such a run needs an attacker
+holding 30 cards.
 """
 
 from __future__ import annotations
 
-from p2pcards.ai.durak.sim import DEFEND, LEAD, OVER, THROW, Sim, cards_of
-from p2pcards.games.durak.state import beats
+from p2pcards.games.durak.state import P_DEFEND, P_LEAD, P_OVER, P_THROW, DurakState, beats, cards_of
 
 HAND_LIMIT = 6
 DURAK_CARDS = tuple(s * 13 + r for s in range(4) for r in range(4, 13))
@@ -33,10 +35,35 @@ def bits(m: int) -> tuple[int, ...]:
     return c0[m & 511] + c1[m >> 9 & 511] + c2[m >> 18 & 511] + c3[m >> 27]
 
 
-def active_pair(sim: Sim) -> tuple[int, int] | None:
+class _BitsMemo(dict[int, tuple[int, ...]]):
+    """``BITS[m]`` is ``bits(m)``, remembered: a search walks the same few hands again and again, and
+    a dictionary hit costs no Python call.  Emptied past ``_MEMO_LIMIT`` entries (values never change,
+    so when it is emptied changes nothing but speed)."""
+
+    def __missing__(self, m: int) -> tuple[int, ...]:
+        if len(self) > _MEMO_LIMIT:
+            self.clear()
+        got = self[m] = bits(m)
+        return got
+
+
+_MEMO_LIMIT = 1 << 18
+BITS = _BitsMemo()
+
+
+def active_pair(state: DurakState) -> tuple[int, int] | None:
     """The two seats still playing, if exactly two are (the others went out), else None."""
-    left = [s for s in range(sim.n) if not sim.out >> s & 1]
+    left = [s for s in range(state.n) if not state.out >> s & 1]
     return (left[0], left[1]) if len(left) == 2 else None
+
+
+def end_value(state: DurakState, seat: int) -> int:
+    """At the end of a hand: 2 if ``seat`` is not the durak, 1 for a draw, 0 for the durak."""
+    result = state.result
+    assert result is not None
+    if result.durak is None:
+        return 1
+    return 0 if result.durak == seat else 2
 
 
 class Budget(Exception):
@@ -95,35 +122,40 @@ class Solver:
 
     # ---- entry points
 
-    def value(self, sim: Sim) -> int:
+    def value(self, state: DurakState) -> int:
         """The exact value for ``me`` (2 win, 1 draw, 0 loss) of a two-player position whose talon is
         empty.  Raises ``Budget`` if that takes more nodes than the budget left."""
-        if sim.phase == OVER:
-            return sim.winners_value(self.me)
-        if self.reach(sim, 2):
+        if state.phase == P_OVER:
+            return end_value(state, self.me)
+        if self.reach(state, 2):
             return 2
-        return 1 if self.reach(sim, 1) else 0
+        return 1 if self.reach(state, 1) else 0
 
-    def reach(self, sim: Sim, need: int) -> bool:
-        """Can ``me`` make at least ``need`` (1: a draw, 2: a win) from this position?"""
-        if sim.phase == OVER:
-            return sim.winners_value(self.me) >= need
-        assert not sim.talon and active_pair(sim) == self.pair
+    def reach(self, state: DurakState, need: int) -> bool:
+        """Can ``me`` make at least ``need`` (1: a draw, 2: a win) from this position (a full-information
+        engine state whose talon is empty, with two players left)?"""
+        if state.phase == P_OVER:
+            return end_value(state, self.me) >= need
+        assert not state.talon and active_pair(state) == self.pair
         lay = self.layout
-        att = sim.attacker
-        a_hand, d_hand = lay.mask(sim.hands[att]), lay.mask(sim.hands[sim.defender])
-        if sim.phase == LEAD:
+        att = state.attacker
+        a_hand, d_hand = lay.mask(state.hmask[att]), lay.mask(state.hmask[state.defender])
+        if state.phase == P_LEAD:
             return self._lead(a_hand, d_hand, att, need)
-        n_att = len(sim.att)
-        table = lay.mask(sim.tmask)
+        known = state.card_at
+        n_att = len(state.att)
+        on_table = 0
+        for p in (*state.att, *(d for d in state.dfn if d >= 0)):
+            on_table |= 1 << known[p]
+        table = lay.mask(on_table)
         addable = 0
-        for i in bits(table):
+        for i in BITS[table]:
             addable |= self.rank_mask[i]
-        if sim.phase == DEFEND:
-            u = next(a for a, d in zip(sim.att, sim.dfn, strict=True) if d < 0)
-            return self._defend(a_hand, d_hand, att, table, addable, lay.index[u], n_att, sim.limit, need)
-        assert sim.phase == THROW
-        return self._throw(a_hand, d_hand, att, table, addable, n_att, sim.limit, sim.taking, need)
+        if state.phase == P_DEFEND:
+            u = next(known[a] for a, d in zip(state.att, state.dfn, strict=True) if d < 0)
+            return self._defend(a_hand, d_hand, att, table, addable, lay.index[u], n_att, state.limit, need)
+        assert state.phase == P_THROW
+        return self._throw(a_hand, d_hand, att, table, addable, n_att, state.limit, state.taking, need)
 
     # ---- the search; ``att`` is the attacking seat; hands, table and cards are in layout indices
 
@@ -157,7 +189,7 @@ class Solver:
         rank_mask = self.rank_mask
         later = []
         ok = not mine
-        for c in bits(a_hand):
+        for c in BITS[a_hand]:
             if d_hand & beaters[c]:
                 later.append(c)
                 continue
@@ -188,7 +220,7 @@ class Solver:
         mine = att != self.me  # the defender moves
         ok = not mine
         rank_mask = self.rank_mask
-        for d in bits(d_hand & self.beaters[u]):
+        for d in BITS[d_hand & self.beaters[u]]:
             bit = 1 << d
             nd = d_hand ^ bit
             if not nd:
@@ -208,8 +240,16 @@ class Solver:
     def _throw(self, a_hand: int, d_hand: int, att: int, table: int, addable: int, n_att: int, limit: int,
                taking: bool, need: int) -> bool:
         adds = a_hand & addable
-        if n_att >= limit or not adds:
-            return self._end(a_hand, d_hand, att, table, taking, need)
+        if n_att >= limit or not adds:  # the bout is over: ``_end``, written out (the commonest node)
+            if taking:
+                d_hand |= table
+            if not a_hand:
+                return (1 if not d_hand else (2 if att == self.me else 0)) >= need
+            if not d_hand:
+                return (0 if att == self.me else 2) >= need
+            if taking:
+                return self._lead(a_hand, d_hand, att, need)
+            return self._lead(d_hand, a_hand, self.pair_sum - att, need)
         key = (2, a_hand, d_hand, att, table, n_att, limit, taking)
         b = self.bounds.get(key, 2)
         if b // 3 >= need:
@@ -222,7 +262,7 @@ class Solver:
         mine = att == self.me
         ok = not mine
         if taking:
-            for c in bits(adds):
+            for c in BITS[adds]:
                 bit = 1 << c
                 if self._throw(a_hand ^ bit, d_hand, att, table | bit, addable, n_att + 1, limit, True,
                                need) == mine:
@@ -234,7 +274,7 @@ class Solver:
         else:
             beaters = self.beaters
             later = []
-            for c in bits(adds):
+            for c in BITS[adds]:
                 if d_hand & beaters[c]:
                     later.append(c)
                     continue

@@ -8,13 +8,44 @@ still able to pay must then answer.  The bidding ends when nobody has to answer 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from p2pcards.games.azi import actions as act
-from p2pcards.games.base import Action
+from p2pcards.games.base import Action, IllegalAction
 
-if TYPE_CHECKING:
-    from p2pcards.games.azi.hand import AziHand
+
+class AziHand(Protocol):
+    """What the bidding reads and writes of a hand (``hand.AziHand`` is the one implementation; a
+    protocol keeps this module below it, with no import back)."""
+
+    n: int
+    ante: int
+    level: int
+    opened: bool
+    lead_claim: int
+    stack: list[int]
+    contrib: list[int]
+    vbet: list[int]
+    raises: list[int]
+    need_act: list[bool]
+    inhand: list[bool]
+    folded: list[bool]
+    blind: list[bool]
+    short: list[bool]
+    hands: list[list[int]]
+    mucked: list[int]
+    _turn: int
+
+    @property
+    def dealer(self) -> int: ...
+
+    def _illegal(self, message: str, rule: str, seat: int | None = None) -> IllegalAction: ...
+
+    def _look(self, s: int) -> None: ...
+
+    def _finish(self, winner: int | None, uncontested: bool) -> None: ...
+
+    def _end_bidding(self) -> None: ...
 
 MAX_RAISES = 3
 
@@ -87,8 +118,10 @@ def apply(h: AziHand, s: int, a: Action) -> None:
         needed = call_cost(h, s) if h.opened else min_bet(h, s)
         if st >= needed:
             raise h._illegal(f"allin is for a player who cannot pay {needed}; you have {st}", "A9")
-        # the player stays in the hand, but an all-in never claims the lead (A9)
+        # the player stays in the hand, but an all-in never claims the lead (A9); being short, it can
+        # win from each other seat only what it put in (A13, A16)
         _pay(h, s, st)
+        h.short[s] = True
         h.vbet[s] += st * mult
     elif act.is_amount(a):
         n = act.amount_of(a)

@@ -5,8 +5,13 @@ The flow of a hand (``phase``):
 * ``BUYIN`` (azi replays only, A14): the seats that may buy in are asked in turn, clockwise from
   the dealer's left; ``buyin`` or ``decline``.
 * ``DEAL`` then ``REVEAL`` (chance): the cards are dealt one at a time clockwise from the dealer's
-  left to the seats in the hand (position ``k`` is the ``k``-th card dealt), blind (``disclose``
-  off) when blind betting is on; then the last card dealt, the dealer's, is turned up for trump (A2).
+  left to the ``m`` seats in the hand, blind (``disclose`` off) when blind betting is on; then the last
+  card dealt, the dealer's, is turned up for trump (A2).  The deck positions, for any set of seats in
+  the hand (those that paid the ante, or those that replay an azi; seats away or out are never in
+  it): list the seats in the hand clockwise from the dealer's left, the dealer last; position ``k``
+  (``k < m * deal``) goes to the seat at place ``k % m`` of that list, and position ``m * deal - 1``,
+  the last card dealt, is turned up for trump (the dealer's card, unless the dealer sits out a replay,
+  A16).
 * ``DISCARD`` (``deal=4``, A4): each seat in turn discards a card by its place in the hand.
 * ``BID`` (A6-A9): the bidding for the lead.  A blind seat may ``look`` first (a ``Disclose``
   need, then the same seat acts again).
@@ -17,10 +22,11 @@ The flow of a hand (``phase``):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from p2pcards.games.azi import actions as act
 from p2pcards.games.azi import bidding
+from p2pcards.games.azi.config import AziConfig
 from p2pcards.games.azi.result import AziResult, settle_pot
 from p2pcards.games.azi.view import AziView
 from p2pcards.games.base import (
@@ -34,23 +40,32 @@ from p2pcards.games.base import (
     FulfilError,
     GameError,
     HandState,
-    IllegalAction,
     Need,
     Reveal,
 )
 from p2pcards.games.cards import ACE, Card, card_text
 
-if TYPE_CHECKING:
-    from p2pcards.games.azi.rules import AziRules
-
 BUYIN, DEAL, REVEAL, DISCARD, BID, DISCLOSE, PLAY, OVER = range(8)
-PHASE_NAMES = ("buy-in", "deal", "deal", "discard", "bidding", "deal", "play", "over")
-SETUP_KEYS = ("hand", "dealer", "stacks", "carried", "free", "azi")
+PHASE_NAMES = ("buy-in", "deal", "trump", "discard", "bidding", "disclose", "play", "over")
+PHASE_RULES = ("A14", "A2", "A2", "A4", "A6", "A7", "A10", "A12")
+"""The rule of each phase: what an error names when it breaks no more specific rule."""
+SETUP_KEYS = ("hand", "dealer", "stacks", "carried", "free", "azi", "short", "seats", "voided")
+"""The keys of a hand's setup.  The last three appear only when they say something: ``short`` (the
+free seats of a replay that went all-in short, A16), ``seats`` (the seats that may take part, when
+some seat is away) and ``voided`` (how many hands of the match were voided before this one)."""
 
 # the list attributes a clone copies (``hands`` is a list of lists and is copied apart)
 _LISTS = ("card_at", "_public", "_actions", "stack", "contrib", "inhand", "folded", "blind", "vbet",
-          "raises", "need_act", "discards", "mucked", "played", "played_seats", "trick", "trick_seats",
-          "tricks", "pub", "seen_by")
+          "raises", "need_act", "short", "discards", "mucked", "played", "played_seats", "trick_pos",
+          "trick_seats", "won", "pub", "seen_by")
+
+
+def _seat_list(name: str, value: Any, n: int) -> tuple[int, ...]:
+    if not isinstance(value, (tuple, list)) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in value) or list(
+            value) != sorted(set(value)):
+        raise GameError(f"setup {name} must list distinct seats in order, not {value!r}")
+    return tuple(value)
 
 
 def _seat_tuple(name: str, value: Any, n: int) -> tuple[int, ...]:
@@ -63,9 +78,9 @@ def _seat_tuple(name: str, value: Any, n: int) -> tuple[int, ...]:
 class AziHand(HandState):
     """The state machine of one hand (see the module docstring)."""
 
-    rules: AziRules
+    rules: AziConfig
 
-    def __init__(self, rules: AziRules, setup: Mapping[str, Any]) -> None:
+    def __init__(self, rules: AziConfig, setup: Mapping[str, Any]) -> None:
         n = rules.n
         extra = sorted(k for k in setup if k not in SETUP_KEYS)
         if extra:
@@ -87,15 +102,30 @@ class AziHand(HandState):
         if (azi > 0) != bool(free) or (azi > 0) != (sum(carried) > 0) or 0 < len(free) < 2:
             raise GameError("an azi replay (azi > 0) needs two or more free seats and a carried pot; "
                             "a first deal has neither")
+        short = _seat_list("short", setup.get("short", ()), n)
+        seats = _seat_list("seats", setup.get("seats", tuple(range(n))), n)
+        voided = setup.get("voided", 0)
+        if not isinstance(voided, int) or isinstance(voided, bool) or voided < 0:
+            raise GameError(f"setup voided must be a whole number >= 0, not {voided!r}")
+        if not set(short) <= set(free) or not set(free) <= set(seats):
+            raise GameError("setup short must list free seats, and every free seat must take part")
         self.setup = (("hand", hand_no), ("dealer", dealer), ("stacks", stacks), ("carried", carried),
                       ("free", free), ("azi", azi))
+        if short:
+            self.setup += (("short", short),)
+        if len(seats) < n:
+            self.setup += (("seats", seats),)
+        if voided:
+            self.setup += (("voided", voided),)
+        self.allowed = seats
+        """The seats that may take part in this hand (every seat but those away)."""
         self.rules = rules
         size = len(rules.deck)
         self.card_at = [UNKNOWN] * size
         self._public = []
         self._actions = []
         self.n = n
-        self.dealer = dealer
+        self._dealer: int = dealer
         self.ante = rules.ante
         self.order = tuple((dealer + 1 + i) % n for i in range(n))
         """Every seat, clockwise from the dealer's left (the dealer last)."""
@@ -108,14 +138,16 @@ class AziHand(HandState):
         """What each seat's payments in this bidding count for (blind payments count double)."""
         self.raises = [0] * n
         self.need_act = [False] * n
+        self.short = [s in short for s in range(n)]
+        """Seats that went all-in short (A16: could not pay the call or the opening bet)."""
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[int] = []
         self.mucked: list[int] = []
         self.played: list[int] = []
         self.played_seats: list[int] = []
-        self.trick: list[int] = []
+        self.trick_pos: list[int] = []
         self.trick_seats: list[int] = []
-        self.tricks = [0] * n
+        self.won = [0] * n
         self.pub = [False] * size
         """Positions whose card everybody knows (the trump card, cards played)."""
         self.seen_by = [-1] * size
@@ -143,13 +175,14 @@ class AziHand(HandState):
                 self.inhand[s] = True
             self.price = (sum(carried) + 1) // 2
             if rules.azi_buy_in:
-                self.queue = tuple(s for s in self.order if not self.inhand[s] and stacks[s] >= self.price)
+                self.queue = tuple(s for s in self.order if not self.inhand[s] and s in seats
+                                   and stacks[s] >= self.price)
             if self.queue:
                 self.phase = BUYIN
                 self._turn = self.queue[0]
                 return
         else:
-            for s in range(n):
+            for s in seats:
                 if self.stack[s] >= self.ante:
                     self.stack[s] -= self.ante
                     self.contrib[s] += self.ante
@@ -173,12 +206,54 @@ class AziHand(HandState):
         return self._result
 
     @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
 
     @property
     def pot(self) -> int:
         return sum(self.contrib)
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The cards of the current trick as (seat, card) in play order (as in Spades)."""
+        ca = self.card_at
+        return tuple((t, ca[p]) for t, p in zip(self.trick_seats, self.trick_pos, strict=True))
+
+    @property
+    def tricks(self) -> tuple[int, ...]:
+        """Tricks won so far by each seat (as ``AziResult.tricks``)."""
+        return tuple(self.won)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """The same as ``tricks``, under the name Spades uses."""
+        return tuple(self.won)
+
+    @property
+    def stage_card(self) -> Card | None:
+        """The six of trumps when it is on stage (A3), else None (``top_card`` says -1)."""
+        return self.top_card if self.top_card >= 0 else None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards this replica knows in ``seat``'s hand, in the order they were dealt."""
+        ca = self.card_at
+        return tuple(ca[p] for p in self.hands[seat] if ca[p] != UNKNOWN)
+
+    def hand_positions(self, seat: int) -> tuple[int, ...]:
+        return tuple(self.hands[seat])
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats dealt into this hand (or, before an azi replay's deal, those in it so far)."""
+        return tuple(s for s in range(self.n) if self.inhand[s])
+
+    @property
+    def phase_rule(self) -> str:
+        return PHASE_RULES[self.phase]
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
@@ -203,29 +278,10 @@ class AziHand(HandState):
             return [act.LOOK, *slots] if self.blind[s] else slots
         return [act.BUYIN, act.DECLINE]
 
-    def legal_summary(self) -> list[str]:
-        """The legal actions as short text, a run of amounts written ``raise 1..980``."""
-        out: list[str] = []
-        amounts: list[int] = []
-        verb = ""
-        for a in self.legal_actions():
-            if act.is_amount(a):
-                verb = "raise" if act.is_raise(a) else "bet"
-                amounts.append(act.amount_of(a))
-            else:
-                out.append(act.text(a))
-        if amounts:
-            lo, hi = amounts[0], amounts[-1]
-            out.append(f"{verb} {lo}" if lo == hi else f"{verb} {lo}..{hi}")
-        return out
-
-    def _illegal(self, message: str, rule: str, seat: int | None = None) -> IllegalAction:
-        legal = self.legal_summary() if self._turn >= 0 else []
-        return IllegalAction(message, seat=self._turn if seat is None else seat, rule=rule, legal=legal)
-
     def reveals(self, action: Action) -> tuple[int, ...]:
         s = self._turn
-        if self.phase != PLAY or s < 0 or not act.PLAY0 <= action < act.PLAY0 + 52:
+        if self.phase != PLAY or s < 0 or action.__class__ is not int \
+                or not act.PLAY0 <= action < act.PLAY0 + 52:
             return ()
         c = action - act.PLAY0
         ca = self.card_at
@@ -236,7 +292,7 @@ class AziHand(HandState):
 
     def zones(self) -> list[tuple[str, tuple[int, ...]]]:
         zs = [(f"hand {s}", tuple(self.hands[s])) for s in range(self.n)]
-        zs += [("trick", tuple(self.trick)), ("played", tuple(self.played)),
+        zs += [("trick", tuple(self.trick_pos)), ("played", tuple(self.played)),
                ("discard", tuple(self.discards)), ("mucked", tuple(self.mucked)),
                ("undealt", tuple(range(self.dealt, len(self.card_at))))]
         return zs
@@ -352,9 +408,9 @@ class AziHand(HandState):
         s = self._turn
         if s < 0:
             what = "the hand is over" if s == TERMINAL else "cards are being dealt or shown"
-            raise ActionError(f"no seat is to act now: {what}", rule="turn")
+            raise ActionError(f"no seat is to act now: {what}", rule=PHASE_RULES[self.phase])
         if not isinstance(action, int) or isinstance(action, bool) or not act.valid(action):
-            raise self._illegal(f"{action!r} is not an azi action", "turn")
+            raise self._illegal(f"{action!r} is not an azi action", PHASE_RULES[self.phase])
         ph = self.phase
         if ph == BID:
             bidding.apply(self, s, action)
@@ -437,9 +493,9 @@ class AziHand(HandState):
     def _playable(self, s: int) -> list[Card]:
         ca = self.card_at
         mine = sorted(c for p in self.hands[s] if (c := ca[p]) != UNKNOWN)
-        if not self.trick:
+        if not self.trick_pos:
             return mine
-        led = ca[self.trick[0]] // 13
+        led = ca[self.trick_pos[0]] // 13
         follow = [c for c in mine if c // 13 == led]
         if follow:
             return follow
@@ -457,9 +513,9 @@ class AziHand(HandState):
             if ca[p] == c:
                 pos = p
         if pos < 0:
-            raise self._illegal(f"seat {s} does not hold {card_text(c)}", "A10")
-        if self.trick:
-            led = ca[self.trick[0]] // 13
+            raise self._illegal(f"seat {s} does not hold {card_text(c)}", "A2")
+        if self.trick_pos:
+            led = ca[self.trick_pos[0]] // 13
             if c // 13 != led:
                 trump = self.trump_suit
                 for p in hand:
@@ -474,7 +530,7 @@ class AziHand(HandState):
                                                 f"({card_text(v)})", "A10")
         hand.remove(pos)
         self.pub[pos] = True
-        self.trick.append(pos)
+        self.trick_pos.append(pos)
         self.trick_seats.append(s)
         n = self.n
         for i in range(1, n):
@@ -494,20 +550,20 @@ class AziHand(HandState):
 
     def _end_trick(self) -> None:
         ca = self.card_at
-        led = ca[self.trick[0]] // 13
+        led = ca[self.trick_pos[0]] // 13
         best, w = -2, -1
-        for p, t in zip(self.trick, self.trick_seats, strict=True):
+        for p, t in zip(self.trick_pos, self.trick_seats, strict=True):
             pw = self.power(ca[p], led)
             if pw > best:
                 best, w = pw, t
-        self.tricks[w] += 1
-        self.played += self.trick
+        self.won[w] += 1
+        self.played += self.trick_pos
         self.played_seats += self.trick_seats
-        self.trick = []
+        self.trick_pos = []
         self.trick_seats = []
-        if self.tricks[w] == 2:
+        if self.won[w] == 2:
             self._finish(w, uncontested=False)
-        elif sum(self.tricks) == 3:
+        elif sum(self.won) == 3:
             self._finish(None, uncontested=False)
         else:
             self.leader = w
@@ -518,12 +574,14 @@ class AziHand(HandState):
     def _finish(self, winner: int | None, uncontested: bool) -> None:
         n = self.n
         contrib = tuple(self.contrib)
-        payouts = (0,) * n if winner is None else settle_pot(contrib, winner, self.stack[winner] == 0)
+        # A16: only a short all-in limits what the winner takes (A13)
+        payouts = (0,) * n if winner is None else settle_pot(contrib, winner, self.short[winner])
         self._result = AziResult(
-            winner=winner, azi=winner is None, uncontested=uncontested, tricks=tuple(self.tricks),
+            winner=winner, azi=winner is None, uncontested=uncontested, tricks=tuple(self.won),
             contributions=contrib, payouts=payouts,
             stacks=tuple(self.stack[i] + payouts[i] for i in range(n)),
-            trick_winners=tuple(s for s in range(n) if self.tricks[s]))
+            trick_winners=tuple(s for s in range(n) if self.won[s]),
+            short=tuple(s for s in range(n) if self.short[s]))
         self.phase = OVER
         self._turn = TERMINAL
         self._need = None
@@ -548,7 +606,7 @@ class AziHand(HandState):
         size = sum(1 for t in range(self.n) if self.inhand[t] and not self.folded[t])
         plays = list(zip(self.played_seats, self.played, strict=True))
         tricks = [plays[i:i + size] for i in range(0, len(plays), size)]
-        tricks.append(list(zip(self.trick_seats, self.trick, strict=True)))
+        tricks.append(list(zip(self.trick_seats, self.trick_pos, strict=True)))
         for trick in tricks:
             if not trick:
                 continue
@@ -577,7 +635,7 @@ class AziHand(HandState):
             unknown_positions=tuple(unknown),
             unseen_cards=tuple(c for c in self.rules.deck if c not in known),
             _masked=m,
-            phase=self.phase_name, dealer=self.dealer, azi=self.azi, trump=self.trump_card,
+            phase=self.phase_name, dealer=self._dealer, seats=self.seats, azi=self.azi, trump=self.trump_card,
             trump_suit=self.trump_suit, top_card=self.top_card, stacks=tuple(self.stack),
             contributions=tuple(self.contrib), pot=self.pot, level=self.level,
             bets=tuple(self.vbet), raises=tuple(self.raises), blind=tuple(self.blind),
@@ -585,9 +643,10 @@ class AziHand(HandState):
             folded=tuple(self.folded), all_in=tuple(
                 self.inhand[s] and not self.folded[s] and self.stack[s] == 0 for s in range(n)),
             lead_claim=self.lead_claim, leader=self.leader,
-            trick=tuple((t, self.card_at[p]) for t, p in zip(self.trick_seats, self.trick, strict=True)),
+            trick=tuple((t, self.card_at[p]) for t, p in zip(self.trick_seats, self.trick_pos, strict=True)),
             played=tuple((t, self.card_at[p]) for t, p in zip(self.played_seats, self.played, strict=True)),
-            voids=self.voids(), tricks=tuple(self.tricks),
+            voids=self.voids(), tricks=tuple(self.won), tricks_won=tuple(self.won),
+            stage_card=self.stage_card,
             hand_sizes=tuple(len(h) for h in self.hands),
             call_cost=self.call_cost(seat) if my_turn and self.phase == BID else 0,
             min_bet=self.min_bet(seat), buy_in_price=self.price)
