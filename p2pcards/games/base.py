@@ -33,6 +33,7 @@ from typing import Any, ClassVar, Self
 from p2pcards.games.cards import Card, CardError, card_text, parse_card
 
 Action = int
+"""An action is a plain ``int`` (never a ``bool``, a float or a string): see ``is_action``."""
 UNKNOWN = -1
 """The value of a deck position this replica does not know."""
 
@@ -40,6 +41,14 @@ CHANCE = -1
 """``to_act`` when the dealer must fulfil ``need``."""
 TERMINAL = -2
 """``to_act`` when the hand is over."""
+
+
+
+
+def is_action(x: object) -> bool:
+    """Whether ``x`` can be an action: an ``int`` that is not a ``bool`` (``True`` and ``1.0`` hash and
+    compare like ``1``, so a lookup table alone would take them)."""
+    return x.__class__ is int
 
 
 # --------------------------------------------------------------------------- errors
@@ -230,6 +239,13 @@ class View:
     unseen_cards: tuple[Card, ...]
     """The cards that may be at those positions (the deck minus everything this seat has seen)."""
     _masked: HandState = field(repr=False)
+    phase: str
+    """The phase of the hand, one of the game's ``PHASE_NAMES`` (``deal``, ..., ``over``)."""
+    dealer: int
+    seats: tuple[int, ...]
+    """The seats dealt into this hand, ascending (every seat unless some are away)."""
+    hand_sizes: tuple[int, ...]
+    """Per seat of the table, how many cards it holds."""
 
     def determinize(self, assignment: Mapping[int, Card] | Sequence[Card]) -> HandState:
         """A full-information state equal to the seat's knowledge plus ``assignment``.
@@ -343,8 +359,80 @@ class Rules(ABC):
 # --------------------------------------------------------------------------- matches
 
 
+@dataclass(frozen=True, slots=True)
+class SeatStanding:
+    """One seat's line of the standings."""
+
+    seat: int
+    score: int
+    """Durak: series points; Spades: the seat's team's score; Azi: the seat's chips."""
+    team: int | None = None
+    """Spades: the seat's team (0 is seats 0 and 2, 1 is seats 1 and 3); None in the other games."""
+    status: str = "playing"
+    """``playing``; ``away`` (taken out by ``Match.without``: frozen, not dealt in); ``out`` (Azi,
+    A15: cannot pay the ante, for the rest of the match); ``dummy`` (Spades: an open dummy)."""
+
+
+SEAT_STATUSES: tuple[str, ...] = ("playing", "away", "out", "dummy")
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """Where a match stands between hands: for display, and for the seal a table signs after each hand."""
+
+    game: str
+    seats: tuple[SeatStanding, ...]
+    """One line per seat of the table, in seat order."""
+    hands_played: int
+    over: bool
+    abandoned: bool
+    extra: tuple[tuple[str, int], ...] = ()
+    """Game-specific figures, sorted by name: Spades ``bags 0`` and ``bags 1``, Azi ``pot`` (a pot an
+    azi carries into the next hand)."""
+
+    def ranking(self) -> tuple[SeatStanding, ...]:
+        """The seats highest score first (ties in seat order)."""
+        return tuple(sorted(self.seats, key=lambda s: (-s.score, s.seat)))
+
+    def encode(self) -> tuple[Any, ...]:
+        """A canonical value of ints, strings and tuples only (``canonical`` turns it into bytes)."""
+        return ("p2pcards/standings/v1", self.game,
+                tuple((s.seat, s.score, -1 if s.team is None else s.team, s.status) for s in self.seats),
+                self.hands_played, 1 if self.over else 0, 1 if self.abandoned else 0, self.extra)
+
+    def digest(self) -> bytes:
+        return hashlib.sha256(canonical(self.encode())).digest()
+
+    def summary(self) -> str:
+        parts = []
+        for s in self.ranking():
+            tag = "" if s.status == "playing" else f" ({s.status})"
+            parts.append(f"seat {s.seat} {s.score}{tag}")
+        return ", ".join(parts)
+
+
+def next_taking_part(dealer: int, seated: Sequence[int], n: int) -> int:
+    """``dealer`` if it takes part in the next hand, else the next seat clockwise that does."""
+    for i in range(n):
+        s = (dealer + i) % n
+        if s in seated:
+            return s
+    return dealer
+
+
 class Match(ABC):
-    """A sequence of hands with what carries between them (scores, bags, chips, the dealer)."""
+    """A sequence of hands with what carries between them (scores, bags, chips, the dealer).
+
+    Matches are immutable: ``settle``, ``without``, ``with_seat``, ``void_hand`` and ``abandon`` each
+    return a new match.  The seating contract (the game going on without a seat):
+
+    * ``seated``: the seats that take part in the next hand, ascending;
+    * ``dummies``: Spades' open dummies (always ``()`` in the other games);
+    * ``without(seat)`` / ``with_seat(seat)``: from the next hand on the seat takes no part / is back;
+    * ``void_hand()``: the hand being played counts for nothing and is not counted as played;
+    * ``abandon()``: the match ends now (``over`` and ``abandoned``);
+    * ``standings()``: per seat its score or chips, with a canonical encoding a table can hash.
+    """
 
     rules: Rules
 
@@ -362,6 +450,39 @@ class Match(ABC):
     @abstractmethod
     def summary(self) -> str:
         """The standings in a line or two of plain text."""
+
+    @property
+    @abstractmethod
+    def seated(self) -> tuple[int, ...]: ...
+
+    @property
+    def dummies(self) -> tuple[int, ...]:
+        return ()
+
+    @property
+    @abstractmethod
+    def abandoned(self) -> bool: ...
+
+    @abstractmethod
+    def without(self, seat: int) -> Self: ...
+
+    @abstractmethod
+    def with_seat(self, seat: int) -> Self: ...
+
+    @abstractmethod
+    def void_hand(self) -> Self: ...
+
+    @abstractmethod
+    def abandon(self) -> Self: ...
+
+    @abstractmethod
+    def standings(self) -> Standings: ...
+
+    def _seat(self, seat: object) -> int:
+        n = self.rules.players
+        if not is_action(seat) or not 0 <= seat < n:  # type: ignore[operator]
+            raise GameError(f"no seat {seat!r} at a table of {n} (seats 0 to {n - 1})")
+        return seat  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------- hand states

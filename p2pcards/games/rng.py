@@ -14,6 +14,8 @@ from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+_THRESHOLDS: tuple[int, ...] = (0, *(((1 << 64) - n) % n for n in range(1, 64)))
+"""Lemire's rejection threshold for the small bounds a playout draws from."""
 
 
 class Rng:
@@ -44,7 +46,19 @@ class Rng:
                 return m >> 64
 
     def choice(self, items: Sequence[T]) -> T:
-        return items[self.below(len(items))]
+        """``items[self.below(len(items))]``, written out: playouts call it once per move."""
+        n = len(items)
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        threshold = _THRESHOLDS[n] if n < 64 else ((1 << 64) - n) % n
+        while True:
+            s = (self._state + 0x9E3779B97F4A7C15) & _MASK
+            self._state = s
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            m = (z ^ (z >> 31)) * n
+            if (m & _MASK) >= threshold:
+                return items[m >> 64]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         for i in range(len(items) - 1, 0, -1):

@@ -81,6 +81,7 @@ def _alternative(state: SpadesState, seat: int) -> SpadesState:
                         hands = {s: sorted(held[s] + played[s]) for s in range(4)}
                         dealer = state.dealer
                         alt = state.rules.new_hand({"dealer": dealer})
+                        assert isinstance(alt, SpadesState)
                         deck = deck_for(hands, dealer)
                         fulfil_from(alt, deck)
                         for _, action in state._actions:

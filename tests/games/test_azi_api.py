@@ -21,13 +21,13 @@ def test_options_are_all_listed_sorted_with_defaults() -> None:
     r = games.load("azi")
     assert r.name == "azi" and r.players == 4
     assert r.options == (("ante", 10), ("azi_buy_in", True), ("bankroll", 1000), ("blind", True),
-                         ("deal", 3), ("players", 4), ("six_on_stage", True))
+                         ("deal", 3), ("hands", 0), ("players", 4), ("six_on_stage", True))
 
 
 def test_options_accept_text_forms_and_normalise_them() -> None:
     r = rules(players="3", blind="off", deal=4, six_on_stage="no", azi_buy_in=0)
     assert dict(r.options) == {"ante": 10, "azi_buy_in": False, "bankroll": 1000, "blind": False,
-                               "deal": 4, "players": 3, "six_on_stage": False}
+                               "deal": 4, "hands": 0, "players": 3, "six_on_stage": False}
 
 
 @pytest.mark.parametrize(("options", "message"), [

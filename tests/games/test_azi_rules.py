@@ -1,10 +1,20 @@
-"""One or more scenario tests per numbered rule of Azi (A1-A15); the name carries the rule."""
+"""One or more scenario tests per numbered rule of Azi (A1-A16); the name carries the rule."""
 
 from __future__ import annotations
 
 import pytest
 
-from p2pcards.games import CHANCE, TERMINAL, UNKNOWN, ActionError, Deal, Disclose, IllegalAction, Reveal
+from p2pcards.games import (
+    CHANCE,
+    TERMINAL,
+    UNKNOWN,
+    ActionError,
+    Deal,
+    Disclose,
+    IllegalAction,
+    OptionError,
+    Reveal,
+)
 from p2pcards.games.azi import AziHand, AziMatch, AziRules, settle_pot
 from p2pcards.games.base import HandRecord
 from p2pcards.games.cards import DIAMONDS, HEARTS, SPADES, card_text, rank_of, suit_of
@@ -20,6 +30,7 @@ from tests.games.test_azi_support import (
     play,
     rules,
     start,
+    verb_policy,
 )
 
 
@@ -658,6 +669,102 @@ def test_a15_a_match_ends_when_fewer_than_two_players_can_pay_the_ante() -> None
     r = rules(players=3, ante=10)
     m = AziMatch(r, (2990, 5, 5), 0)
     assert m.over and m.winner is None and "over" in m.summary()
+
+
+def test_a15_a_player_who_cannot_pay_the_ante_is_out_for_the_rest_of_the_match() -> None:
+    r = rules(players=3, ante=10, blind=False)
+    m = AziMatch(r, (9, 500, 500), 1)
+    assert m.out == (0,) and m.seated == (1, 2) and not m.over
+    st = m.new_hand()
+    assert not st.inhand[0] and st.stack[0] == 9  # not dealt in, its chips kept
+    need = drive(st, deck_for(r, 1, {2: "AH AD 10D", 1: "7H 8D 6S"})).need
+    assert need is None and st.to_act == 2
+    standings = m.standings()
+    assert [(s.seat, s.score, s.status) for s in standings.seats] == [
+        (0, 9, "out"), (1, 500, "playing"), (2, 500, "playing")]
+    assert [s.seat for s in standings.ranking()] == [1, 2, 0]  # highest first
+    # out for good: even a seat that came back with chips would stay out (A15, "the rest of the match")
+    assert AziMatch(r, (500, 500, 500), 1, out=(0,)).out == (0,)
+    assert AziMatch(r, (500, 500, 500), 1, out=(0,)).seated == (1, 2)
+
+
+def test_a15_the_match_ends_after_the_hands_option_and_a_replay_is_part_of_its_hand() -> None:
+    st, _ = _azi_hand(hands=1)  # an azi: the first hand's pot is carried
+    assert st.result is not None and st.result.azi
+    m = st.rules.new_match(2).settle(st)
+    assert m.pot and not m.over and m.hands_played == 0  # the replay belongs to the first hand
+    assert m.seated == (0, 1, 2)
+    limited = rules(players=3, hands=4, blind=False, bankroll=5000)
+    m2, rng, dealt = limited.new_match(0), Rng(2), 0
+    while not m2.over:
+        hand, deck = m2.new_hand(), list(limited.deck)
+        rng.shuffle(deck)
+        while hand.to_act != TERMINAL:
+            if hand.to_act == CHANCE:
+                fulfil_from(hand, deck)
+            else:
+                hand.apply(verb_policy(hand, rng))
+        m2, dealt = m2.settle(hand), dealt + 1
+    # four pots won in five deals (one azi replay): the limit, not the chips, ended the match
+    assert m2.hands_played == 4 and dealt == 5 and m2.standings().over and len(m2.seated) >= 2
+    assert rules(hands=0).hands == 0 and "hands" in dict(rules().options)
+    with pytest.raises(OptionError):
+        rules(hands=-1)
+
+
+def test_a15_chips_are_conserved_through_seats_leaving_returning_and_void_hands() -> None:
+    for seed in range(30):
+        r = rules(players=4, bankroll=200, ante=10, hands=12)
+        rng = Rng(seed)
+        m = r.new_match(rng.below(4))
+        total = 4 * 200
+        while not m.over:
+            roll = rng.below(8)
+            seat = rng.below(4)
+            if roll == 0:
+                m = m.without(seat)
+            elif roll == 1:
+                m = m.with_seat(seat)
+            elif roll == 2:
+                m = m.void_hand()
+            else:
+                m = m.settle(random_hand(m.new_hand(), rng))
+            assert sum(m.chips) + m.pot == total
+            assert all(s not in m.seated for s in m.away) and all(s not in m.seated for s in m.out)
+        assert sum(s.score for s in m.standings().seats) + dict(m.standings().extra).get("pot", 0) == total
+
+
+def test_a16_a_player_who_calls_with_exactly_what_it_has_is_all_in_but_not_short() -> None:
+    r = rules(players=3, ante=10, blind=False)
+    deck = deck_for(r, 2, {0: "AS KS QS", 1: "AH AD 7D", 2: "6H 7H 6S"})
+    m = AziMatch(r, (40, 100, 100), 2)
+    st = play(m.new_hand(), deck, "bet 30", "raise 20", "call")
+    assert st.stack[0] == 0 and st.view(1).all_in[0] and not st.short[0]
+    st = play(st, deck, "play AH", "play 6H", "play QS", "play KS", "play 7D", "play 6S")
+    result = st.result
+    assert result is not None and result.winner == 0
+    assert result.contributions == (40, 60, 60) and result.payouts == (160, 0, 0)
+
+
+def test_a16_only_a_short_all_in_limits_what_the_winner_takes() -> None:
+    r = rules(players=3, ante=10, blind=False)
+    deck = deck_for(r, 2, {0: "AS KS QS", 1: "AH AD 7D", 2: "6H 7H 6S"})
+    m = AziMatch(r, (30, 100, 100), 2)
+    st = play(m.new_hand(), deck, "bet 10", "raise 40", "call", "allin")
+    assert st.short[0] and st.stack[0] == 0
+    st = play(st, deck, "play AH", "play 6H", "play QS", "play KS", "play 7D", "play 6S")
+    result = st.result
+    assert result is not None and result.winner == 0 and result.short == (0,)
+    assert result.contributions == (30, 60, 60) and result.payouts == (90, 30, 30)
+
+
+def test_a16_a_short_all_in_stays_short_in_the_replay_and_raises_restart() -> None:
+    r = rules(players=3)
+    m = AziMatch(r, (1000, 1000, 1000), 2, hand_number=1, carried=(40, 60, 60), free=(0, 1), azi=1,
+                 short=(0,))
+    st = m.new_hand()
+    assert dict(st.setup)["short"] == (0,) and st.short[0]
+    assert st.raises == [0, 0, 0]  # the replay's bidding counts raises afresh
 
 
 def test_information_cards_played_are_public_hidden_cards_stay_unknown() -> None:

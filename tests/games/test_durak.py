@@ -24,6 +24,7 @@ from p2pcards.games import (
 from p2pcards.games.cards import HEARTS, SPADES, card_text, parse_card
 from p2pcards.games.durak import DurakMatch, DurakResult, DurakState
 from p2pcards.games.playout import fulfil_from, learned_by
+from p2pcards.games.rng import Rng
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -604,6 +605,65 @@ def test_d13_everyone_out_in_the_same_bout_is_a_draw() -> None:
     assert result.points() == (0, 0)
     with pytest.raises(ActionError, match="hand is over"):
         st.apply_text("pass")
+
+
+# ----------------------------------------------------------------------------- D15
+
+
+def _always_take(players: int, dealer: int, seed: int, beat_in: tuple[int, ...] = (),
+                 ) -> tuple[DurakState, list[tuple[bool, int]]]:
+    """Issue 10's hand: "take" when legal, else "pass", else the first legal move (and in the bouts
+    numbered in ``beat_in``, the defender's first legal move instead of a take).  Returns the end
+    state and, per bout, whether the defender took and how many cards were drawn after it."""
+    rules = load("durak", players=players)
+    deck = list(rules.deck)
+    Rng(seed).shuffle(deck)
+    st = rules.new_hand({"dealer": dealer, "hand": 0})
+    assert isinstance(st, DurakState)
+    bouts: list[tuple[bool, int]] = []
+    took, talon, bout = False, -1, 0
+    for _ in range(100_000):
+        if st.to_act == TERMINAL:
+            break
+        if st.to_act == CHANCE:
+            fulfil_from(st, deck)
+            continue
+        if st.bout != bout:  # a new bout: close the previous one
+            if bout:
+                bouts.append((took, talon - len(st.talon)))
+            took, talon, bout = False, len(st.talon), st.bout
+        texts = st.legal_texts()
+        text = "take" if "take" in texts else "pass" if "pass" in texts else texts[0]
+        if st.bout in beat_in and st.to_act == st.defender:
+            text = texts[0]
+        took = took or text == "take"
+        st.apply_text(text)
+    assert st.to_act == TERMINAL, "the hand never ended"
+    bouts.append((took, talon - len(st.talon)))
+    return st, bouts
+
+
+def test_d15_thirty_bouts_of_takes_with_nothing_drawn_end_the_hand_as_a_draw() -> None:
+    st, bouts = _always_take(3, 0, 5)
+    result = st.result
+    assert result is not None and result.stalled and result.draw and result.durak is None
+    # the hand ended right after the 30th stalled bout in a row, and not one bout earlier
+    assert all(took and drawn == 0 for took, drawn in bouts[-30:])
+    run = 0
+    for took, drawn in bouts[:-1]:
+        run = run + 1 if took and drawn == 0 else 0
+        assert run < 30
+    assert not any(pts < 0 for pts in result.points())  # no durak, nobody loses a point
+    assert "draw" in result.summary()
+
+
+def test_d15_a_bout_won_by_the_defender_restarts_the_count() -> None:
+    _, straight = _always_take(3, 0, 5)
+    st, bouts = _always_take(3, 0, 5, beat_in=(25,))
+    # the same hand, but in bout 25 the defender beats: 23 stalled bouts do not count any more
+    assert len(straight) == 32 and not bouts[24][0]
+    assert st.result is not None and st.result.stalled
+    assert len(bouts) > 25 + 30 and all(took and drawn == 0 for took, drawn in bouts[-30:])
 
 
 # ----------------------------------------------------------------------------- D14

@@ -108,7 +108,11 @@ def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: b
     result = full.result
     assert result is not None and all(r.result == result for r in replicas)
     out = [s for group in result.out_order for s in group]
-    assert sorted(out + ([result.durak] if result.durak is not None else [])) == list(range(players))
+    holding = [s for s in range(players) if s not in out]
+    if result.stalled:  # D15: a draw with two or more players still holding cards
+        assert result.durak is None and len(holding) >= 2
+    else:
+        assert holding == ([result.durak] if result.durak is not None else [])
     points = result.points()
     assert result.durak is None or points[result.durak] == -1
     assert all(points[s] == 1 for s in result.winners)

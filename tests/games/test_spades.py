@@ -83,6 +83,7 @@ def lowest_legal(state: SpadesState) -> None:
 def partial(state: SpadesState, deck: list[int], seat: int) -> SpadesState:
     """A replica of ``seat`` of a fresh hand with the same setup: it learns only its own cards."""
     rep = state.rules.new_hand(dict(state.setup))
+    assert isinstance(rep, SpadesState)
     rep.fulfil(learned_by(seat, rep, deck))
     return rep
 

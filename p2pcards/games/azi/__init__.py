@@ -1,7 +1,8 @@
-"""Azi: a three-trick betting game for 2-6 players with a 27-card deck (rules A1-A15).
+"""Azi: a three-trick betting game for 2-6 players with a 27-card deck (rules A1-A16).
 
 Options (``games.load("azi", **options)``): ``players`` 2-6 (4), ``deal`` 3 or 4 (3), ``ante`` (10),
-``bankroll`` (1000), ``blind`` (on), ``six_on_stage`` (on), ``azi_buy_in`` (on).
+``bankroll`` (1000), ``blind`` (on), ``six_on_stage`` (on), ``azi_buy_in`` (on), ``hands`` (0: no
+limit).
 Actions are listed in ``actions``; the flow of a hand in ``hand``.
 """
 

@@ -87,8 +87,10 @@ def apply(h: AziHand, s: int, a: Action) -> None:
         needed = call_cost(h, s) if h.opened else min_bet(h, s)
         if st >= needed:
             raise h._illegal(f"allin is for a player who cannot pay {needed}; you have {st}", "A9")
-        # the player stays in the hand, but an all-in never claims the lead (A9)
+        # the player stays in the hand, but an all-in never claims the lead (A9); being short, it can
+        # win from each other seat only what it put in (A13, A16)
         _pay(h, s, st)
+        h.short[s] = True
         h.vbet[s] += st * mult
     elif act.is_amount(a):
         n = act.amount_of(a)

@@ -5,8 +5,13 @@ The flow of a hand (``phase``):
 * ``BUYIN`` (azi replays only, A14): the seats that may buy in are asked in turn, clockwise from
   the dealer's left; ``buyin`` or ``decline``.
 * ``DEAL`` then ``REVEAL`` (chance): the cards are dealt one at a time clockwise from the dealer's
-  left to the seats in the hand (position ``k`` is the ``k``-th card dealt), blind (``disclose``
-  off) when blind betting is on; then the last card dealt, the dealer's, is turned up for trump (A2).
+  left to the ``m`` seats in the hand, blind (``disclose`` off) when blind betting is on; then the last
+  card dealt, the dealer's, is turned up for trump (A2).  The deck positions, for any set of seats in
+  the hand (those that paid the ante, or those that replay an azi; seats away or out are never in
+  it): list the seats in the hand clockwise from the dealer's left, the dealer last; position ``k``
+  (``k < m * deal``) goes to the seat at place ``k % m`` of that list, and position ``m * deal - 1``,
+  the last card dealt, is turned up for trump (the dealer's card, unless the dealer sits out a replay,
+  A16).
 * ``DISCARD`` (``deal=4``, A4): each seat in turn discards a card by its place in the hand.
 * ``BID`` (A6-A9): the bidding for the lead.  A blind seat may ``look`` first (a ``Disclose``
   need, then the same seat acts again).
@@ -44,13 +49,26 @@ if TYPE_CHECKING:
     from p2pcards.games.azi.rules import AziRules
 
 BUYIN, DEAL, REVEAL, DISCARD, BID, DISCLOSE, PLAY, OVER = range(8)
-PHASE_NAMES = ("buy-in", "deal", "deal", "discard", "bidding", "deal", "play", "over")
-SETUP_KEYS = ("hand", "dealer", "stacks", "carried", "free", "azi")
+PHASE_NAMES = ("buy-in", "deal", "trump", "discard", "bidding", "disclose", "play", "over")
+PHASE_RULES = ("A14", "A2", "A2", "A4", "A6", "A7", "A10", "A12")
+"""The rule of each phase: what an error names when it breaks no more specific rule."""
+SETUP_KEYS = ("hand", "dealer", "stacks", "carried", "free", "azi", "short", "seats", "voided")
+"""The keys of a hand's setup.  The last three appear only when they say something: ``short`` (the
+free seats of a replay that went all-in short, A16), ``seats`` (the seats that may take part, when
+some seat is away) and ``voided`` (how many hands of the match were voided before this one)."""
 
 # the list attributes a clone copies (``hands`` is a list of lists and is copied apart)
 _LISTS = ("card_at", "_public", "_actions", "stack", "contrib", "inhand", "folded", "blind", "vbet",
-          "raises", "need_act", "discards", "mucked", "played", "played_seats", "trick", "trick_seats",
-          "tricks", "pub", "seen_by")
+          "raises", "need_act", "short", "discards", "mucked", "played", "played_seats", "trick",
+          "trick_seats", "tricks", "pub", "seen_by")
+
+
+def _seat_list(name: str, value: Any, n: int) -> tuple[int, ...]:
+    if not isinstance(value, (tuple, list)) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in value) or list(
+            value) != sorted(set(value)):
+        raise GameError(f"setup {name} must list distinct seats in order, not {value!r}")
+    return tuple(value)
 
 
 def _seat_tuple(name: str, value: Any, n: int) -> tuple[int, ...]:
@@ -87,8 +105,25 @@ class AziHand(HandState):
         if (azi > 0) != bool(free) or (azi > 0) != (sum(carried) > 0) or 0 < len(free) < 2:
             raise GameError("an azi replay (azi > 0) needs two or more free seats and a carried pot; "
                             "a first deal has neither")
+        short = _seat_list("short", setup.get("short", ()), n)
+        seats = _seat_list("seats", setup.get("seats", tuple(range(n))), n)
+        voided = setup.get("voided", 0)
+        if not isinstance(voided, int) or isinstance(voided, bool) or voided < 0:
+            raise GameError(f"setup voided must be a whole number >= 0, not {voided!r}")
+        if not set(short) <= set(free) or not set(free) <= set(seats):
+            raise GameError("setup short must list free seats, and every free seat must take part")
+        if dealer not in seats and not free:
+            raise GameError(f"the dealer (seat {dealer}) does not take part in this hand")
         self.setup = (("hand", hand_no), ("dealer", dealer), ("stacks", stacks), ("carried", carried),
                       ("free", free), ("azi", azi))
+        if short:
+            self.setup += (("short", short),)
+        if len(seats) < n:
+            self.setup += (("seats", seats),)
+        if voided:
+            self.setup += (("voided", voided),)
+        self.allowed = seats
+        """The seats that may take part in this hand (every seat but those away)."""
         self.rules = rules
         size = len(rules.deck)
         self.card_at = [UNKNOWN] * size
@@ -108,6 +143,8 @@ class AziHand(HandState):
         """What each seat's payments in this bidding count for (blind payments count double)."""
         self.raises = [0] * n
         self.need_act = [False] * n
+        self.short = [s in short for s in range(n)]
+        """Seats that went all-in short (A16: could not pay the call or the opening bet)."""
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[int] = []
         self.mucked: list[int] = []
@@ -143,13 +180,14 @@ class AziHand(HandState):
                 self.inhand[s] = True
             self.price = (sum(carried) + 1) // 2
             if rules.azi_buy_in:
-                self.queue = tuple(s for s in self.order if not self.inhand[s] and stacks[s] >= self.price)
+                self.queue = tuple(s for s in self.order if not self.inhand[s] and s in seats
+                                   and stacks[s] >= self.price)
             if self.queue:
                 self.phase = BUYIN
                 self._turn = self.queue[0]
                 return
         else:
-            for s in range(n):
+            for s in seats:
                 if self.stack[s] >= self.ante:
                     self.stack[s] -= self.ante
                     self.contrib[s] += self.ante
@@ -179,6 +217,15 @@ class AziHand(HandState):
     @property
     def pot(self) -> int:
         return sum(self.contrib)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats dealt into this hand (or, before an azi replay's deal, those in it so far)."""
+        return tuple(s for s in range(self.n) if self.inhand[s])
+
+    @property
+    def phase_rule(self) -> str:
+        return PHASE_RULES[self.phase]
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
@@ -225,7 +272,8 @@ class AziHand(HandState):
 
     def reveals(self, action: Action) -> tuple[int, ...]:
         s = self._turn
-        if self.phase != PLAY or s < 0 or not act.PLAY0 <= action < act.PLAY0 + 52:
+        if self.phase != PLAY or s < 0 or action.__class__ is not int \
+                or not act.PLAY0 <= action < act.PLAY0 + 52:
             return ()
         c = action - act.PLAY0
         ca = self.card_at
@@ -518,12 +566,14 @@ class AziHand(HandState):
     def _finish(self, winner: int | None, uncontested: bool) -> None:
         n = self.n
         contrib = tuple(self.contrib)
-        payouts = (0,) * n if winner is None else settle_pot(contrib, winner, self.stack[winner] == 0)
+        # A16: only a short all-in limits what the winner takes (A13)
+        payouts = (0,) * n if winner is None else settle_pot(contrib, winner, self.short[winner])
         self._result = AziResult(
             winner=winner, azi=winner is None, uncontested=uncontested, tricks=tuple(self.tricks),
             contributions=contrib, payouts=payouts,
             stacks=tuple(self.stack[i] + payouts[i] for i in range(n)),
-            trick_winners=tuple(s for s in range(n) if self.tricks[s]))
+            trick_winners=tuple(s for s in range(n) if self.tricks[s]),
+            short=tuple(s for s in range(n) if self.short[s]))
         self.phase = OVER
         self._turn = TERMINAL
         self._need = None
@@ -577,7 +627,7 @@ class AziHand(HandState):
             unknown_positions=tuple(unknown),
             unseen_cards=tuple(c for c in self.rules.deck if c not in known),
             _masked=m,
-            phase=self.phase_name, dealer=self.dealer, azi=self.azi, trump=self.trump_card,
+            phase=self.phase_name, dealer=self.dealer, seats=self.seats, azi=self.azi, trump=self.trump_card,
             trump_suit=self.trump_suit, top_card=self.top_card, stacks=tuple(self.stack),
             contributions=tuple(self.contrib), pot=self.pot, level=self.level,
             bets=tuple(self.vbet), raises=tuple(self.raises), blind=tuple(self.blind),

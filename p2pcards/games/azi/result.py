@@ -39,6 +39,8 @@ class AziResult:
     """Each seat's chips after the hand (payouts included)."""
     trick_winners: tuple[int, ...]
     """The seats that took a trick, in seat order (on azi, those who play again for free)."""
+    short: tuple[int, ...] = ()
+    """The seats that went all-in short in this hand or the hands it replays (A16)."""
 
     @property
     def pot(self) -> int:

@@ -20,8 +20,10 @@ DEFAULTS: dict[str, Any] = {
     "blind": True,
     "six_on_stage": True,
     "azi_buy_in": True,
+    "hands": 0,
 }
 MAX_BANKROLL = 100_000
+MAX_HANDS = 100_000
 _TRUE = ("on", "true", "yes", "1")
 _FALSE = ("off", "false", "no", "0")
 
@@ -64,6 +66,8 @@ def read_options(given: Mapping[str, Any]) -> dict[str, Any]:
     if not 1 <= opts["ante"] <= opts["bankroll"]:
         raise OptionError(f"option ante is 1 chip up to the bankroll ({opts['bankroll']}), "
                           f"not {opts['ante']}")
+    if not 0 <= opts["hands"] <= MAX_HANDS:
+        raise OptionError(f"option hands is 0 (no limit) to {MAX_HANDS} hands, not {opts['hands']}")
     return opts
 
 
@@ -83,6 +87,8 @@ class AziRules(base.Rules):
         self.blind: bool = opts["blind"]
         self.six_on_stage: bool = opts["six_on_stage"]
         self.azi_buy_in: bool = opts["azi_buy_in"]
+        self.hands: int = opts["hands"]
+        """The match ends after this many hands (A15); 0: no limit."""
         self.in_deck: tuple[bool, ...] = tuple(c in self.deck for c in range(52))
 
     @property

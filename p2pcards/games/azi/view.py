@@ -12,13 +12,12 @@ from p2pcards.games.cards import Card
 class AziView(View):
     """The public state of the hand, plus the seat's own cards (``hand``, in dealt order).
 
-    Per-seat tuples have one entry per seat of the table.  ``trump`` is ``UNKNOWN`` (-1) until
-    it is turned up; ``top_card`` is the six of trumps when it is on stage (A3), else -1.
+    Per-seat tuples have one entry per seat of the table.  ``phase`` is one of ``buy-in``, ``deal``,
+    ``trump``, ``discard``, ``bidding``, ``disclose``, ``play``, ``over``.  ``trump`` is ``UNKNOWN``
+    (-1) until it is turned up; ``top_card`` is the six of trumps when it is on stage (A3), else
+    ``NO_CARD`` (-1: there is no such card, as opposed to a card not known).
     """
 
-    phase: str
-    """``buy-in``, ``deal``, ``discard``, ``bidding``, ``play`` or ``over``."""
-    dealer: int
     azi: int
     """How many azi replays led to this hand (0 for a first deal)."""
     trump: Card
@@ -48,7 +47,6 @@ class AziView(View):
     voids: tuple[tuple[int, ...], ...]
     """Per seat, the suits it has shown it does not hold (by not following suit, or not trumping)."""
     tricks: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
     call_cost: int
     """What this seat pays to call now (0 when it is not this seat's bidding turn)."""
     min_bet: int

@@ -1,115 +1,138 @@
-"""A hand's result and a Durak series (D12-D14)."""
+"""A Durak series (D14): hands with running totals, and the seats that take part.
+
+The durak deals the next hand; after a draw the deal passes to the left.  A seat taken out with
+``without`` is not dealt in from the next hand on (its series points stay, frozen) until
+``with_seat``; the others play on with one player fewer, the next hand dealt to the seats still
+playing (see ``state`` for the deck positions of any set of seats).  The series ends after
+``series_hands`` hands, when fewer than two seats can play, or when it is abandoned.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, cast
 
-from p2pcards.games.base import TERMINAL, GameError, HandState, Match
+from p2pcards.games.base import (
+    TERMINAL,
+    GameError,
+    HandState,
+    Match,
+    SeatStanding,
+    Standings,
+    next_taking_part,
+)
+from p2pcards.games.durak.config import DurakConfig
+from p2pcards.games.durak.result import DurakResult
+from p2pcards.games.durak.state import DurakState
 
-if TYPE_CHECKING:
-    from p2pcards.games.durak.rules import Rules
-    from p2pcards.games.durak.state import DurakState
-
-
-def _seats(group: tuple[int, ...]) -> str:
-    if len(group) == 1:
-        return f"seat {group[0]}"
-    return "seats " + ", ".join(str(s) for s in group[:-1]) + f" and {group[-1]}"
-
-
-@dataclass(frozen=True, slots=True)
-class DurakResult:
-    """How a hand ended: who went out in which order (ties share a place) and the durak, if any."""
-
-    players: int
-    out_order: tuple[tuple[int, ...], ...]
-    """Groups of seats in the order they went out; the seats of one group went out in the same bout."""
-    durak: int | None
-    """The last player holding cards, or None for a draw (everybody ran out in the same bout)."""
-
-    @property
-    def draw(self) -> bool:
-        return self.durak is None
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The first player(s) out, who score +1 (nobody when every player went out together)."""
-        if not self.out_order or len(self.out_order[0]) == self.players:
-            return ()
-        return self.out_order[0]
-
-    def place_of(self, seat: int) -> int:
-        """1 for the first out (ties share), ...; the durak's place is last."""
-        for i, group in enumerate(self.out_order):
-            if seat in group:
-                return i + 1
-        if seat == self.durak:
-            return len(self.out_order) + 1
-        raise GameError(f"seat {seat} did not play this hand")
-
-    def points(self) -> tuple[int, ...]:
-        """The series points of D14: +1 for the first out, -1 for the durak, 0 otherwise."""
-        pts = [0] * self.players
-        for s in self.winners:
-            pts[s] += 1
-        if self.durak is not None:
-            pts[self.durak] -= 1
-        return tuple(pts)
-
-    def summary(self) -> str:
-        if not self.out_order:
-            return f"{_seats((self.durak,)) if self.durak is not None else 'nobody'} is the durak."
-        parts = [f"{_seats(self.out_order[0])} went out first"]
-        parts += [f"then {_seats(g)}" for g in self.out_order[1:]]
-        text = ", ".join(parts)
-        if self.durak is None:
-            return text + "; nobody was left holding cards: a draw, no durak."
-        return text + f"; {_seats((self.durak,))} is the durak."
+__all__ = ["DurakMatch", "DurakResult"]
 
 
 class DurakMatch(Match):
-    """A series of ``series_hands`` hands with running totals (D14).  The durak deals the next hand;
-    after a draw the deal passes to the left."""
+    """A series of ``series_hands`` hands with running totals (D14)."""
 
-    def __init__(self, rules: Rules, dealer: int, scores: tuple[int, ...] | None = None,
-                 hands_played: int = 0, results: tuple[DurakResult, ...] = ()) -> None:
+    rules: DurakConfig
+
+    def __init__(self, rules: DurakConfig, dealer: int, scores: tuple[int, ...] | None = None,
+                 hands_played: int = 0, results: tuple[DurakResult, ...] = (), *,
+                 away: tuple[int, ...] = (), voided: int = 0, abandoned: bool = False) -> None:
         n = rules.players
-        if not 0 <= dealer < n:
-            raise GameError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer}")
-        self.rules: Rules = rules
-        self.dealer = dealer
+        if dealer.__class__ is not int or not 0 <= dealer < n:
+            raise GameError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        self.rules = rules
+        self._dealer = dealer
         self.scores: tuple[int, ...] = scores if scores is not None else (0,) * n
         self.hands_played = hands_played
         self.results = results
+        self.away = away
+        """Seats taken out with ``without``: not dealt in, their points frozen."""
+        self.voided = voided
+        """Hands voided so far (none of them counts)."""
+        self._abandoned = abandoned
+
+    def _replace(self, **changes: Any) -> DurakMatch:
+        fields: dict[str, Any] = {"dealer": self._dealer, "scores": self.scores,
+                                  "hands_played": self.hands_played, "results": self.results,
+                                  "away": self.away, "voided": self.voided, "abandoned": self._abandoned}
+        fields.update(changes)
+        return DurakMatch(self.rules, **fields)
 
     @property
     def series_hands(self) -> int:
         return int(self.rules.option("series_hands"))
 
     @property
+    def seated(self) -> tuple[int, ...]:
+        """The seats dealt into the next hand: every seat not away."""
+        return tuple(s for s in range(self.rules.players) if s not in self.away)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the next hand: the last durak (or the seat left of the last dealer after a
+        draw); if that seat is away, the next seat clockwise that plays."""
+        return next_taking_part(self._dealer, self.seated, self.rules.players)
+
+    @property
+    def abandoned(self) -> bool:
+        return self._abandoned
+
+    @property
     def over(self) -> bool:
-        return self.hands_played >= self.series_hands
+        return self._abandoned or self.hands_played >= self.series_hands or len(self.seated) < 2
+
+    def _setup(self) -> dict[str, Any]:
+        setup: dict[str, Any] = {"dealer": self.dealer, "hand": self.hands_played}
+        if self.away:
+            setup["seats"] = self.seated
+        if self.voided:
+            setup["voided"] = self.voided
+        return setup
 
     def new_hand(self) -> DurakState:
         if self.over:
             raise GameError("the series is over")
-        return self.rules.new_hand({"dealer": self.dealer, "hand": self.hands_played})
+        return cast(DurakState, self.rules.new_hand(self._setup()))
 
     def settle(self, state: HandState) -> DurakMatch:
-        from p2pcards.games.durak.state import DurakState
-
         if not isinstance(state, DurakState) or state.rules.options != self.rules.options:
             raise GameError("this hand was not played under this match's rules")
-        if dict(state.setup) != {"dealer": self.dealer, "hand": self.hands_played}:
+        if dict(state.setup) != self._setup():
             raise GameError("this hand is not the match's next hand")
         result = state.result
         if state.to_act != TERMINAL or result is None:
             raise GameError("the hand is not over yet")
         pts = result.points()
         scores = tuple(a + b for a, b in zip(self.scores, pts, strict=True))
-        dealer = result.durak if result.durak is not None else (self.dealer + 1) % self.rules.players
-        return DurakMatch(self.rules, dealer, scores, self.hands_played + 1, (*self.results, result))
+        n = self.rules.players
+        dealer = result.durak if result.durak is not None else (state.dealer + 1) % n
+        return self._replace(dealer=dealer, scores=scores, hands_played=self.hands_played + 1,
+                             results=(*self.results, result))
+
+    # ------------------------------------------------------------------ the game going on
+
+    def without(self, seat: int) -> DurakMatch:
+        """From the next hand on ``seat`` is not dealt in; its series points stay, frozen."""
+        seat = self._seat(seat)
+        if seat in self.away:
+            return self
+        return self._replace(away=tuple(sorted((*self.away, seat))))
+
+    def with_seat(self, seat: int) -> DurakMatch:
+        """``seat`` is dealt in again from the next hand, with its series points."""
+        seat = self._seat(seat)
+        return self._replace(away=tuple(s for s in self.away if s != seat))
+
+    def void_hand(self) -> DurakMatch:
+        """The hand being played counts for nothing (no durak, no points) and is not counted in the
+        series; its dealer deals again if it still plays."""
+        return self._replace(voided=self.voided + 1)
+
+    def abandon(self) -> DurakMatch:
+        return self._replace(abandoned=True)
+
+    def standings(self) -> Standings:
+        seats = tuple(SeatStanding(s, v, None, "away" if s in self.away else "playing")
+                      for s, v in enumerate(self.scores))
+        return Standings("durak", seats, self.hands_played, self.over, self._abandoned)
 
     @property
     def leaders(self) -> tuple[int, ...]:
@@ -118,9 +141,15 @@ class DurakMatch(Match):
         return tuple(s for s, v in enumerate(self.scores) if v == best)
 
     def summary(self) -> str:
-        totals = ", ".join(f"seat {s} {v:+d}" if v else f"seat {s} 0" for s, v in enumerate(self.scores))
+        totals = ", ".join((f"seat {s} {v:+d}" if v else f"seat {s} 0")
+                           + (" (away)" if s in self.away else "") for s, v in enumerate(self.scores))
         total = self.series_hands
+        if self._abandoned:
+            return f"Durak series abandoned after {self.hands_played} of {total} hands: {totals}."
         if self.over:
+            if self.hands_played < total:
+                return (f"Durak series over after {self.hands_played} of {total} hands (fewer than two "
+                        f"players left): {totals}.")
             return f"Durak series over after {total} hand{'s' if total != 1 else ''}: {totals}."
         return (f"Durak series, hand {self.hands_played + 1} of {total}: {totals}; "
                 f"seat {self.dealer} deals.")

@@ -1,79 +1,49 @@
-"""Durak's options, deck and action vocabulary."""
+"""Durak's rules object: the options and vocabulary of ``config`` with the factories of hands and
+matches."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
-from p2pcards.games import base
-from p2pcards.games.base import Action, GameError, OptionError
-from p2pcards.games.cards import SUITS, Card, deck_of
-from p2pcards.games.durak import actions
+from p2pcards.games.base import GameError
+from p2pcards.games.durak.config import DEFAULTS, LOCKED, MAX_SERIES, RULE_CODES, DurakConfig
 from p2pcards.games.durak.match import DurakMatch
 from p2pcards.games.durak.state import DurakState
 
-DEFAULTS: dict[str, Any] = {"players": 4, "first_bout_limit_5": False, "series_hands": 1}
-LOCKED = ("transfer", "jokers", "deck_52")
-"""Variants of the rulebook that version 1.0 does not offer: accepted only as False, never recorded."""
-MAX_SERIES = 1000
+__all__ = ["DEFAULTS", "LOCKED", "MAX_SERIES", "RULE_CODES", "Rules"]
+
+SETUP_KEYS = ("dealer", "hand", "seats", "voided")
 
 
-class Rules(base.Rules):
-    """Throw-in Durak for 2-6 players with 36 cards.
-
-    Options: ``players`` (2-6, default 4), ``first_bout_limit_5`` (default False: at most 5 attack
-    cards in the first bout), ``series_hands`` (hands in a series, 1-1000, default 1).  ``transfer``,
-    ``jokers`` and ``deck_52`` name locked variants: False is accepted, True is an ``OptionError``.
-    """
-
-    name: ClassVar[str] = "durak"
-
-    def __init__(self, **options: Any) -> None:
-        values = dict(DEFAULTS)
-        for key in sorted(options):
-            value = options[key]
-            if key in LOCKED:
-                if value is not False:
-                    raise OptionError(f"durak option {key!r} is a locked variant, not available in 1.0")
-                continue
-            if key not in DEFAULTS:
-                known = ", ".join(sorted(DEFAULTS))
-                raise OptionError(f"unknown durak option {key!r}; the options are: {known}")
-            values[key] = value
-        players = values["players"]
-        if type(players) is not int or not 2 <= players <= 6:
-            raise OptionError(f"durak is for 2 to 6 players, not {players!r}")
-        if type(values["first_bout_limit_5"]) is not bool:
-            raise OptionError("durak option 'first_bout_limit_5' is True or False")
-        hands = values["series_hands"]
-        if type(hands) is not int or not 1 <= hands <= MAX_SERIES:
-            raise OptionError(f"durak option 'series_hands' is a whole number from 1 to {MAX_SERIES}")
-        self.options = tuple(sorted(values.items()))
-        self.deck: tuple[Card, ...] = deck_of(range(6, 15), SUITS)
-        self.deck_set: frozenset[Card] = frozenset(self.deck)
-        self.n: int = players
-        self.first_bout_limit: int = 5 if values["first_bout_limit_5"] else 6
-
-    def __repr__(self) -> str:
-        return "durak.Rules(" + ", ".join(f"{k}={v!r}" for k, v in self.options) + ")"
+class Rules(DurakConfig):
+    __doc__ = DurakConfig.__doc__
 
     def new_match(self, first_dealer: int = 0) -> DurakMatch:
         return DurakMatch(self, first_dealer)
 
     def new_hand(self, setup: Mapping[str, Any]) -> DurakState:
+        """A hand from its setup: ``dealer``, ``hand`` (its number in the series), and only when they
+        say something, ``seats`` (the seats dealt in, when some are away) and ``voided`` (how many
+        hands of the match were voided before it)."""
         keys = sorted(setup)
-        if keys not in (["dealer"], ["dealer", "hand"]):
-            raise GameError(f"a durak hand's setup is dealer and hand, not {', '.join(keys) or 'nothing'}")
+        if "dealer" not in keys or any(k not in SETUP_KEYS for k in keys):
+            raise GameError(f"a durak hand's setup is dealer and hand (and seats, voided), "
+                            f"not {', '.join(map(str, keys)) or 'nothing'}")
         dealer = setup["dealer"]
         hand = setup.get("hand", 0)
-        if type(dealer) is not int or not 0 <= dealer < self.n:
-            raise GameError(f"the dealer must be a seat from 0 to {self.n - 1}, not {dealer!r}")
+        n = self.n
+        seats = setup.get("seats", tuple(range(n)))
+        voided = setup.get("voided", 0)
+        if type(dealer) is not int or not 0 <= dealer < n:
+            raise GameError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         if type(hand) is not int or hand < 0:
             raise GameError(f"the hand number must be a whole number, not {hand!r}")
-        return DurakState(self, dealer, hand)
-
-    def action_text(self, action: Action) -> str:
-        return actions.text(action, self.deck_set)
-
-    def parse_action(self, text: str) -> Action:
-        return actions.parse(text, self.deck)
+        if type(voided) is not int or voided < 0:
+            raise GameError(f"the number of voided hands must be a whole number, not {voided!r}")
+        if not isinstance(seats, (tuple, list)) or not all(type(s) is int and 0 <= s < n for s in seats) \
+                or list(seats) != sorted(set(seats)) or len(seats) < 2:
+            raise GameError(f"the seats of a hand are two or more distinct seats in order, not {seats!r}")
+        if dealer not in seats:
+            raise GameError(f"the dealer (seat {dealer}) does not play this hand")
+        return DurakState(self, dealer, hand, tuple(seats), voided)

@@ -1,15 +1,22 @@
-"""One hand of Durak as a state machine (rules D1-D13 of the rulebook).
+"""One hand of Durak as a state machine (rules D1-D15 of the rulebook).
 
-Deck positions: the deal gives position ``k`` to seat ``(dealer + 1 + k) % n`` (six rounds of one
-card); position ``6n`` is the trump card turned up under the talon and drawn last; the positions after
-it are the talon, drawn from ``6n + 1`` upwards.  With six players there is no talon and the dealer's
-last card (position 35) is turned up and stays in the dealer's hand.
+Deck positions, for the ``m`` seats that play the hand (every seat of the table unless some are away,
+see ``DurakMatch.without``): let ``ring`` be the playing seats clockwise from the dealer's left, the
+dealer last.  The deal gives position ``k`` (``0 <= k < 6m``) to ``ring[k % m]`` (six rounds of one
+card); position ``6m`` is the trump card turned up under the talon and drawn last; the positions after
+it, ``6m + 1`` to 35, are the talon, drawn from ``6m + 1`` upwards.  With six players there is no talon
+and the dealer's last card (position 35) is turned up and stays in the dealer's hand.  With every seat
+playing, ``ring[k % n]`` is seat ``(dealer + 1 + k) % n``.
 
-Order of play: the deal (``Deal``), the trump (``Reveal``), the trump showing of D3 (every seat from
-the dealer's left says ``show CARD`` or ``show none``), then bouts.  In a bout exactly one seat is
-awaited at a time: the main attacker leads, the defender beats or takes, and throw-in rounds ask the
-attackers one by one in the priority order of D6 (seats with no cards at all are not asked).  After
-the bout the draw is one ``Deal`` of the talon's top positions in the order of D10.
+Order of play: the deal (``Deal``), the trump (``Reveal``), the trump showing of D3 (every playing
+seat from the dealer's left says ``show CARD`` or ``show none``), then bouts.  In a bout exactly one
+seat is awaited at a time: the main attacker leads, the defender beats or takes, and throw-in rounds
+ask the attackers one by one in the priority order of D6 (seats with no cards at all are not asked).
+After the bout the draw is one ``Deal`` of the talon's top positions in the order of D10.
+
+Inside, each seat's known cards are also kept as a bitmask of card ids (``hmask``), with the position
+of every known card (``pos_of``): the legal moves and their checks are a few table look-ups, so the
+computer players search with this engine directly.
 """
 
 from __future__ import annotations
@@ -34,16 +41,20 @@ from p2pcards.games.base import (
 )
 from p2pcards.games.cards import Card, card_text
 from p2pcards.games.durak import actions as A
-from p2pcards.games.durak.match import DurakResult
+from p2pcards.games.durak.result import DurakResult
 
 if TYPE_CHECKING:
     from p2pcards.games.durak.rules import Rules
 
 HAND_SIZE = 6
+STALLED_BOUTS = 30
+"""D15: after this many bouts in a row in which the defender took and nobody drew, the hand is a draw."""
 
 # phases
 P_DEAL, P_TRUMP, P_SHOW, P_LEAD, P_DEFEND, P_THROW, P_DRAW, P_OVER = range(8)
 PHASE_NAMES = ("deal", "trump", "show", "lead", "defend", "throw-in", "draw", "over")
+PHASE_RULES = ("D2", "D2", "D3", "D4", "D5", "D6", "D10", "D13")
+"""The rule of each phase: what an error names when it breaks no more specific rule."""
 
 
 def beats(defence: Card, attack: Card, trump_suit: int) -> bool:
@@ -54,12 +65,61 @@ def beats(defence: Card, attack: Card, trump_suit: int) -> bool:
     return ds == trump_suit
 
 
+# ---------------------------------------------------------------------------- card masks
+# A Durak card is ``suit * 13 + rank - 2`` with ranks 6..14, so the cards of a suit are bits 4..12 of
+# its 13-bit block; ``_chunks(offset)`` lists, for each 9-bit pattern of one suit, ``offset + card``.
+
+BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+RANK_BIT: tuple[int, ...] = tuple(1 << (c % 13) for c in range(52))
+SUIT_MASK: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for r in range(13)) for s in range(4))
+
+
+def _chunks(offset: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(tuple(tuple(offset + s * 13 + 4 + b for b in range(9) if v >> b & 1) for v in range(512))
+                 for s in range(4))
+
+
+_CARDS = _chunks(0)
+_ADDS = _chunks(A.ADD)
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The Durak cards of a mask, lowest id first."""
+    c0, c1, c2, c3 = _CARDS
+    return c0[mask >> 4 & 511] + c1[mask >> 17 & 511] + c2[mask >> 30 & 511] + c3[mask >> 43 & 511]
+
+
+def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _addable() -> tuple[int, ...]:
+    out = []
+    for bits in range(1 << 9):
+        m = 0
+        for r in range(9):
+            if bits >> r & 1:
+                m |= sum(1 << (s * 13 + r + 4) for s in range(4))
+        out.append(m)
+    return tuple(out)
+
+
+ADDABLE = _addable()
+"""``ADDABLE[ranks >> 4]``: every card whose rank is in ``ranks`` (a mask of ``card % 13``)."""
+BEATERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple((SUIT_MASK[a // 13] & ~((1 << (a + 1)) - 1)) | (SUIT_MASK[t] if a // 13 != t else 0)
+          for a in range(52))
+    for t in range(4))
+"""``BEATERS[trump][a]``: every card that beats ``a`` (D1)."""
+
+
 @dataclass(slots=True)
 class DurakView(View):
     """What one seat may know of a Durak hand."""
 
-    dealer: int
-    phase: str
     trump: Card
     """The face-up trump card (``UNKNOWN`` before it is turned)."""
     trump_suit: int
@@ -76,36 +136,57 @@ class DurakView(View):
     limit: int
     """How many attack cards this bout may hold (D7)."""
     bout: int
-    hand_sizes: tuple[int, ...]
     known_cards: tuple[tuple[Card, ...], ...]
     """Per seat, the cards in that seat's hand that everyone knows (shown, taken, the drawn trump)."""
     out_order: tuple[tuple[int, ...], ...]
     """Seats that went out, grouped by the bout they went out in."""
+    stalled: int
+    """Bouts in a row that ended with a take and nothing drawn (D15 ends the hand at 30)."""
 
 
 class DurakState(HandState):
     rules: Rules
 
-    def __init__(self, rules: Rules, dealer: int, hand_no: int = 0) -> None:
+    def __init__(self, rules: Rules, dealer: int, hand_no: int = 0, seats: tuple[int, ...] | None = None,
+                 voided: int = 0) -> None:
         n = rules.n
+        playing = tuple(range(n)) if seats is None else seats
         self.rules = rules
-        self.setup = (("dealer", dealer), ("hand", hand_no))
+        setup: tuple[tuple[str, object], ...] = (("dealer", dealer), ("hand", hand_no))
+        if len(playing) < n:
+            setup += (("seats", playing),)
+        if voided:
+            setup += (("voided", voided),)
+        self.setup = setup
         self.n = n
         self.dealer = dealer
+        self.seats = playing
+        """The seats dealt into this hand, ascending."""
+        ring = tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s in playing)
+        self.ring = ring
+        """The playing seats clockwise from the dealer's left, the dealer last (the deal's order)."""
+        m = len(ring)
         self.card_at = [UNKNOWN] * len(rules.deck)
         self._public = []
         self._actions = []
         self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.hmask = [0] * n
+        """Per seat, the cards of its hand this replica knows, as a mask of card ids."""
+        self.pos_of = [-1] * 52
+        """Per card id, its deck position when this replica knows it."""
         # the talon in reverse drawing order: ``pop()`` gives the next card; the trump is first
         self.talon: list[int] = []
-        self.trump_pos = HAND_SIZE * n if n < 6 else len(rules.deck) - 1
+        self.trump_pos = HAND_SIZE * m if m < 6 else len(rules.deck) - 1
         self.trump_suit = -1
         self.discard: list[int] = []
         self.att: list[int] = []
         self.dfn: list[int] = []  # defence position per attack card, -1 while unbeaten
         self.ranks = 0  # bit r: a card of rank r + 2 is on the table
         self.pub = 0  # bit p: the card at position p is public
-        self.out = 0  # bit s: seat s went out
+        self.out = 0  # bit s: seat s went out (or does not play this hand)
+        for s in range(n):
+            if s not in playing:
+                self.out |= 1 << s
         self.out_order: tuple[tuple[int, ...], ...] = ()
         self.attacker = -1
         self.defender = -1
@@ -117,14 +198,13 @@ class DurakState(HandState):
         self.ti_idx = 0
         self.ti_added = False
         self.adders = 0  # bit s: seat s added a card this bout (D10)
+        self.stalled = 0  # bouts in a row that ended with a take and no card drawn (D15)
         self.show_idx = 0
         self.best_show = 99
         self.leader = -1
         self.phase = P_DEAL
         self._to_act = CHANCE
-        deal = tuple(
-            ((dealer + 1 + i) % n, tuple(range(i, HAND_SIZE * n, n))) for i in range(n)
-        )
+        deal = tuple((ring[i], tuple(range(i, HAND_SIZE * m, m))) for i in range(m))
         self._need: Need | None = Deal(deal)
         self._result: DurakResult | None = None
 
@@ -146,122 +226,161 @@ class DurakState(HandState):
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
 
+    @property
+    def phase_rule(self) -> str:
+        return PHASE_RULES[self.phase]
+
     def legal_actions(self) -> list[Action]:
         seat = self._to_act
         if seat < 0:
             return []
-        known = self.card_at
-        cards = [known[p] for p in self.hands[seat] if known[p] != UNKNOWN]
+        hm = self.hmask[seat]
         phase = self.phase
         if phase == P_THROW:
-            ranks = self.ranks
-            out = [A.ADD + c for c in cards if ranks >> (c % 13) & 1]
-            out.sort()
+            m = hm & ADDABLE[self.ranks >> 4]
+            a0, a1, a2, a3 = _ADDS
+            out = [*a0[m >> 4 & 511], *a1[m >> 17 & 511], *a2[m >> 30 & 511], *a3[m >> 43 & 511]]
             out.append(A.PASS)
             return out
         if phase == P_DEFEND:
-            t = self.trump_suit
+            row = BEATERS[self.trump_suit]
+            known = self.card_at
             out = []
+            unbeaten = 0
             for pa, pd in zip(self.att, self.dfn, strict=True):
                 if pd < 0:
                     a = known[pa]
                     base = A.BEAT + a * 64
-                    out.extend(base + c for c in cards if beats(c, a, t))
-            out.sort()
+                    out.extend([base + c for c in cards_of(hm & row[a])])
+                    unbeaten += 1
+            if unbeaten > 1:
+                out.sort()
             out.append(A.TAKE)
             return out
         if phase == P_LEAD:
-            return sorted(A.ATTACK + c for c in cards)
+            return list(cards_of(hm))  # ATTACK + card is the card id itself
         # P_SHOW
-        t = self.trump_suit
-        trumps = [c for c in cards if c // 13 == t]
-        return [A.SHOW + min(trumps)] if trumps else [A.SHOW_NONE]
+        trumps = hm & SUIT_MASK[self.trump_suit]
+        return [A.SHOW + (trumps & -trumps).bit_length() - 1] if trumps else [A.SHOW_NONE]
 
     # ------------------------------------------------------------------ contract: moving on
 
     def reveals(self, action: Action) -> tuple[int, ...]:
         seat = self._to_act
-        if seat < 0:
+        if seat < 0 or action.__class__ is not int:
             return ()
         try:
             kind, a, d = A.decode(action, self.rules.deck_set)
         except ActionError:
             return ()
         c = d if kind == A.K_BEAT else a
-        if c < 0:
+        if c < 0 or not self.hmask[seat] >> c & 1:
             return ()
-        p = self._position_in_hand(seat, c)
-        return () if p < 0 else (p,)
+        return (self.pos_of[c],)
 
-    def _position_in_hand(self, seat: int, c: Card) -> int:
+    def _card_from_hand(self, seat: int, c: Card) -> int:
+        """The position of card ``c`` in ``seat``'s hand, or the error D2 (you play what you hold)."""
+        if self.hmask[seat] >> c & 1:
+            return self.pos_of[c]
         known = self.card_at
-        for p in self.hands[seat]:
-            if known[p] == c:
-                return p
-        return -1
-
-    def _card_from_hand(self, seat: int, c: Card, rule: str) -> int:
-        p = self._position_in_hand(seat, c)
-        if p < 0:
-            known = self.card_at
-            if c not in known and any(known[q] == UNKNOWN for q in self.hands[seat]):
-                raise self._illegal(f"{card_text(c)} was not revealed from seat {seat}'s hand", rule)
-            raise self._illegal(f"{card_text(c)} is not in seat {seat}'s hand", rule)
-        return p
+        if c not in known and any(known[q] == UNKNOWN for q in self.hands[seat]):
+            raise self._illegal(f"{card_text(c)} was not revealed from seat {seat}'s hand", "D2")
+        raise self._illegal(f"{card_text(c)} is not in seat {seat}'s hand", "D2")
 
     def apply(self, action: Action) -> None:
         seat = self._to_act
         if seat < 0:
             what = "the hand is over" if seat == TERMINAL else "cards must be dealt or revealed first"
-            raise ActionError(f"no seat is to act now: {what}")
-        kind, a, d = A.decode(action, self.rules.deck_set)
+            raise ActionError(f"no seat is to act now: {what}", seat=None, rule=PHASE_RULES[self.phase])
+        if action.__class__ is not int:
+            raise self._illegal(f"{action!r} is not a Durak action; the forms are: {A.FORMS}",
+                                PHASE_RULES[self.phase])
         phase = self.phase
         if phase == P_THROW:
-            self._throw(seat, kind, a, action)
-        elif phase == P_DEFEND:
-            self._defend(seat, kind, a, d, action)
-        elif phase == P_LEAD:
-            if kind != A.K_ATTACK:
-                raise self._illegal(f"seat {seat} is the main attacker and must lead a card", "D4")
-            p = self._card_from_hand(seat, a, "D4")
-            self._record(seat, action)
-            self._play(seat, p)
-            self.att.append(p)
+            if action == A.PASS:
+                self._actions.append((seat, action))
+                self._public.append(("act", seat, action))
+                self._continue_round(self.ti_idx + 1)
+                return
+            c = action - A.ADD
+            if not 0 <= c < 52 or not self.hmask[seat] >> c & 1 or not self.ranks >> (c % 13) & 1 \
+                    or len(self.att) >= self.limit:
+                self._bad_throw(seat, action)
+            self._actions.append((seat, action))
+            self._public.append(("act", seat, action))
+            self._play(seat, c)
+            self.att.append(self.pos_of[c])
+            self.dfn.append(-1)
+            self.adders |= 1 << seat
+            if self.taking:
+                self.ti_added = True
+                self._continue_round(self.ti_idx + 1)
+            else:
+                self.phase = P_DEFEND
+                self._to_act = self.defender
+            return
+        if phase == P_DEFEND:
+            if action == A.TAKE:
+                self._actions.append((seat, action))
+                self._public.append(("act", seat, action))
+                self.taking = True
+                self._start_round()
+                return
+            self._defend(seat, action)
+            return
+        if phase == P_LEAD:
+            c = action - A.ATTACK
+            if not 0 <= c < 52 or not self.hmask[seat] >> c & 1:
+                kind, a, _ = A.decode(action, self.rules.deck_set)
+                if kind != A.K_ATTACK:
+                    raise self._illegal(f"seat {seat} is the main attacker and must lead a card", "D4")
+                self._card_from_hand(seat, a)
+            self._actions.append((seat, action))
+            self._public.append(("act", seat, action))
+            self._play(seat, c)
+            self.att.append(self.pos_of[c])
             self.dfn.append(-1)
             self.phase = P_DEFEND
             self._to_act = self.defender
-        else:
-            self._show(seat, kind, a, action)
+            return
+        kind, a, _ = A.decode(action, self.rules.deck_set)
+        self._show(seat, kind, a, action)
 
-    def _record(self, seat: int, action: Action) -> None:
-        self._actions.append((seat, action))
-        self._public.append(("act", seat, action))
-
-    def _play(self, seat: int, p: int) -> None:
+    def _play(self, seat: int, c: Card) -> None:
+        p = self.pos_of[c]
         self.hands[seat].remove(p)
+        self.hmask[seat] ^= 1 << c
         self.pub |= 1 << p
-        self.ranks |= 1 << (self.card_at[p] % 13)
+        self.ranks |= RANK_BIT[c]
+
+    def _bad_throw(self, seat: int, action: Action) -> None:
+        """Raise the error of a throw-in that is not legal (D6, D7, or not in the hand)."""
+        kind, c, _ = A.decode(action, self.rules.deck_set)
+        if kind != A.K_ADD:
+            raise self._illegal(f"seat {seat} may add a card of a rank on the table, or pass", "D6")
+        self._card_from_hand(seat, c)
+        if not self.ranks >> (c % 13) & 1:
+            raise self._illegal(f"no {card_text(c)[:-1]} is on the table", "D6")
+        raise self._illegal(f"the bout already holds {self.limit} attack cards", "D7")
 
     # ---- D3: the lowest trump leads
 
     def _show(self, seat: int, kind: int, c: Card, action: Action) -> None:
         t = self.trump_suit
-        known = self.card_at
+        trumps = self.hmask[seat] & SUIT_MASK[t]
         if kind == A.K_SHOW_NONE:
-            for p in self.hands[seat]:
-                if known[p] != UNKNOWN and known[p] // 13 == t:
-                    raise self._illegal(f"seat {seat} holds the trump {card_text(known[p])}", "D3")
+            if trumps:
+                low = (trumps & -trumps).bit_length() - 1
+                raise self._illegal(f"seat {seat} holds the trump {card_text(low)}", "D3")
             self._record(seat, action)
         elif kind == A.K_SHOW:
-            p = self._card_from_hand(seat, c, "D3")
+            p = self._card_from_hand(seat, c)
             if c // 13 != t:
                 raise self._illegal(f"{card_text(c)} is not a trump", "D3")
-            for q in self.hands[seat]:
-                if known[q] != UNKNOWN and known[q] // 13 == t and known[q] < c:
-                    raise self._illegal(
-                        f"{card_text(c)} is not seat {seat}'s lowest trump ({card_text(known[q])} is lower)",
-                        "D3",
-                    )
+            low = (trumps & -trumps).bit_length() - 1
+            if low < c:
+                raise self._illegal(
+                    f"{card_text(c)} is not seat {seat}'s lowest trump ({card_text(low)} is lower)", "D3")
             self._record(seat, action)
             self.pub |= 1 << p
             if c < self.best_show:
@@ -271,11 +390,15 @@ class DurakState(HandState):
             raise self._illegal("before the first bout each player shows their lowest trump or says "
                                 "show none", "D3")
         self.show_idx += 1
-        if self.show_idx < self.n:
-            self._to_act = (self.dealer + 1 + self.show_idx) % self.n
+        ring = self.ring
+        if self.show_idx < len(ring):
+            self._to_act = ring[self.show_idx]
             return
-        leader = self.leader if self.leader >= 0 else (self.dealer + 1) % self.n
-        self._start_bout(leader)
+        self._start_bout(self.leader if self.leader >= 0 else ring[0])
+
+    def _record(self, seat: int, action: Action) -> None:
+        self._actions.append((seat, action))
+        self._public.append(("act", seat, action))
 
     # ---- a bout
 
@@ -295,20 +418,16 @@ class DurakState(HandState):
         self.defender = defender
         self.bout += 1
         cap = self.rules.first_bout_limit if self.bout == 1 else HAND_SIZE
-        self.limit = min(cap, len(self.hands[defender]))
+        size = len(self.hands[defender])
+        self.limit = cap if cap < size else size
         self.taking = False
         self.adders = 0
-        others = ((defender + 1 + i) % n for i in range(n - 1))
-        self.order = (attacker, *(s for s in others if s != attacker and not out >> s & 1))
+        self.order = _throw_order(n, attacker, defender, out)
         self.phase = P_LEAD
         self._to_act = attacker
 
-    def _defend(self, seat: int, kind: int, a: Card, d: Card, action: Action) -> None:
-        if kind == A.K_TAKE:
-            self._record(seat, action)
-            self.taking = True
-            self._start_round()
-            return
+    def _defend(self, seat: int, action: Action) -> None:
+        kind, a, d = A.decode(action, self.rules.deck_set)
         if kind != A.K_BEAT:
             raise self._illegal(f"seat {seat} defends: beat an attack card or take", "D5")
         known = self.card_at
@@ -319,11 +438,12 @@ class DurakState(HandState):
                 break
         if i < 0:
             raise self._illegal(f"{card_text(a)} is not an unbeaten attack card on the table", "D5")
-        p = self._card_from_hand(seat, d, "D5")
+        p = self._card_from_hand(seat, d)
         if not beats(d, a, self.trump_suit):
             raise self._illegal(f"{card_text(d)} does not beat {card_text(a)}", "D1")
-        self._record(seat, action)
-        self._play(seat, p)
+        self._actions.append((seat, action))
+        self._public.append(("act", seat, action))
+        self._play(seat, d)
         self.dfn[i] = p
         if -1 in self.dfn:
             return
@@ -355,37 +475,19 @@ class DurakState(HandState):
             idx = 0
         self._resolve()
 
-    def _throw(self, seat: int, kind: int, c: Card, action: Action) -> None:
-        if kind == A.K_PASS:
-            self._record(seat, action)
-            self._continue_round(self.ti_idx + 1)
-            return
-        if kind != A.K_ADD:
-            raise self._illegal(f"seat {seat} may add a card of a rank on the table, or pass", "D6")
-        p = self._card_from_hand(seat, c, "D6")
-        if not self.ranks >> (c % 13) & 1:
-            raise self._illegal(f"no {card_text(c)[:-1]} is on the table", "D6")
-        if len(self.att) >= self.limit:  # never asked then; kept as a guard
-            raise self._illegal(f"the bout already holds {self.limit} attack cards", "D7")
-        self._record(seat, action)
-        self._play(seat, p)
-        self.att.append(p)
-        self.dfn.append(-1)
-        self.adders |= 1 << seat
-        if self.taking:
-            self.ti_added = True
-            self._continue_round(self.ti_idx + 1)
-        else:
-            self.phase = P_DEFEND
-            self._to_act = self.defender
-
     # ---- the end of a bout: pick up or discard (D8, D9), draw (D10)
 
     def _resolve(self) -> None:
         table = self.att + [p for p in self.dfn if p >= 0]
         self.defended = not self.taking
         if self.taking:
-            self.hands[self.defender].extend(table)
+            defender = self.defender
+            self.hands[defender].extend(table)
+            known = self.card_at
+            m = 0
+            for p in table:
+                m |= 1 << known[p]
+            self.hmask[defender] |= m
         else:
             self.discard.extend(table)
         self.att = []
@@ -395,19 +497,18 @@ class DurakState(HandState):
         left = len(self.talon)
         draws: list[tuple[int, tuple[int, ...]]] = []
         if left:
-            others = [s for s in ((attacker + 1 + i) % n for i in range(n - 1))
-                      if s != defender and not self.out >> s & 1]
-            adders = self.adders
-            order = [attacker]
-            order += [s for s in others if adders >> s & 1]
-            order += [s for s in others if not adders >> s & 1]
-            order.append(defender)
-            talon = self.talon
-            for s in order:
-                k = min(HAND_SIZE - len(self.hands[s]), left)
+            talon, hands = self.talon, self.hands
+            for s in _draw_order(n, attacker, defender, self.out, self.adders):
+                k = HAND_SIZE - len(hands[s])
                 if k > 0:
+                    if k > left:
+                        k = left
                     draws.append((s, tuple(talon[left - 1 - j] for j in range(k))))
                     left -= k
+                    if not left:
+                        break
+        # D15: a take with nothing drawn extends the run of stalled bouts; anything else ends it
+        self.stalled = self.stalled + 1 if self.taking and not draws else 0
         if draws:
             self.phase = P_DRAW
             self._to_act = CHANCE
@@ -416,7 +517,7 @@ class DurakState(HandState):
             self._after_bout()
 
     def _after_bout(self) -> None:
-        """D11-D13: who goes out, whether the hand is over, and who attacks next."""
+        """D11-D13 and D15: who goes out, whether the hand is over, and who attacks next."""
         n = self.n
         if not self.talon:
             gone = tuple(s for s in range(n) if not self.out >> s & 1 and not self.hands[s])
@@ -424,11 +525,13 @@ class DurakState(HandState):
                 self.out_order = (*self.out_order, gone)
                 for s in gone:
                     self.out |= 1 << s
-        left = [s for s in range(n) if not self.out >> s & 1]
-        if len(left) <= 1:
+        if n - self.out.bit_count() <= 1 or self.stalled >= STALLED_BOUTS:
+            left = [s for s in range(n) if not self.out >> s & 1]
             self.phase = P_OVER
             self._to_act = TERMINAL
-            self._result = DurakResult(n, self.out_order, left[0] if left else None)
+            durak = left[0] if len(left) == 1 else None
+            self._result = DurakResult(n, self.out_order, durak, stalled=len(left) > 1,
+                                       seats=self.seats if len(self.seats) < n else ())
             return
         start = self.defender if self.defended else (self.defender + 1) % n
         self._start_bout(self._next_active(start))
@@ -446,13 +549,15 @@ class DurakState(HandState):
         else:
             raise FulfilError("durak never asks for a disclosure")
         known = self.card_at
+        if self.phase == P_DRAW and len(values) == len(positions) and self._draw_fast(values, positions):
+            return
         deck = self.rules.deck_set
         given: dict[Card, int] = {}
         for p in sorted(values):
             c = values[p]
             if p not in positions:
                 raise FulfilError(f"position {p} is not part of this {type(need).__name__.lower()}")
-            if c not in deck:
+            if c.__class__ is not int or c not in deck:
                 raise FulfilError(f"{c!r} is not a card of the durak deck")
             if c in given:
                 raise FulfilError(f"{card_text(c)} is given for positions {given[c]} and {p}")
@@ -460,38 +565,97 @@ class DurakState(HandState):
             if known[p] != UNKNOWN:
                 if known[p] != c:
                     raise FulfilError(f"position {p} holds {card_text(known[p])}, not {card_text(c)}")
-            elif c in known:
-                raise FulfilError(f"{card_text(c)} is already known at position {known.index(c)}")
+            elif self.pos_of[c] >= 0:
+                raise FulfilError(f"{card_text(c)} is already known at position {self.pos_of[c]}")
         if isinstance(need, Reveal):
             missing = [p for p in positions if p not in values]
             if missing:
                 raise FulfilError(f"a reveal needs every position's card; missing {missing}")
+        pos_of = self.pos_of
         for c, p in given.items():
             known[p] = c
+            pos_of[c] = p
         self._need = None
         if isinstance(need, Reveal):
             self._public.append(("reveal", tuple((p, values[p]) for p in positions)))
             for p in positions:
                 self.pub |= 1 << p
+            self.hmask = [_mask_at(known, ps) for ps in self.hands]  # six players: the dealer's card
             self.trump_suit = known[self.trump_pos] // 13
             self.phase = P_SHOW
-            self._to_act = (self.dealer + 1) % self.n
+            self._to_act = self.ring[0]
             return
         self._public.append(("deal", need.hands))
+        hands, hmask = self.hands, self.hmask
         if self.phase == P_DEAL:
             for s, ps in need.hands:
-                self.hands[s].extend(ps)
+                hands[s].extend(ps)
+                hmask[s] = _mask_at(known, ps)
             self.talon = [*range(len(known) - 1, self.trump_pos, -1)]
-            if self.n < 6:
+            if len(self.ring) < 6:
                 self.talon.insert(0, self.trump_pos)
             self.phase = P_TRUMP
             self._need = Reveal((self.trump_pos,))
             return
         talon = self.talon
         for s, ps in need.hands:
-            self.hands[s].extend(ps)
+            hands[s].extend(ps)
+            hmask[s] |= _mask_at(known, ps)
             del talon[len(talon) - len(ps):]
         self._after_bout()
+
+    def _draw_fast(self, values: Mapping[int, Card], positions: tuple[int, ...]) -> bool:
+        """A draw whose every card is given, none known yet: the common case of a full-information
+        replica, checked in one pass.  False (and nothing changed) sends it to the careful path."""
+        known, pos_of, deck = self.card_at, self.pos_of, self.rules.deck_set
+        seen = 0
+        try:
+            for p in positions:
+                c = values[p]
+                if c.__class__ is not int or known[p] != UNKNOWN or c not in deck or pos_of[c] >= 0 \
+                        or seen >> c & 1:
+                    return False
+                seen |= 1 << c
+        except KeyError:
+            return False
+        need = self._need
+        assert isinstance(need, Deal)
+        self._need = None
+        self._public.append(("deal", need.hands))
+        hands, hmask, talon = self.hands, self.hmask, self.talon
+        for s, ps in need.hands:
+            m = 0
+            for p in ps:
+                c = values[p]
+                known[p] = c
+                pos_of[c] = p
+                m |= 1 << c
+            hands[s].extend(ps)
+            hmask[s] |= m
+            del talon[len(talon) - len(ps):]
+        self._after_bout()
+        return True
+
+    def observe(self, position: int, c: Card) -> None:
+        before = self.card_at[position] if position.__class__ is int and 0 <= position < len(
+            self.card_at) else c
+        super().observe(position, c)
+        if before == UNKNOWN:
+            self.pos_of[c] = position
+            for s, ps in enumerate(self.hands):
+                if position in ps:
+                    self.hmask[s] |= 1 << c
+
+    def _after_determinize(self) -> None:
+        self._rebuild_masks()
+
+    def _rebuild_masks(self) -> None:
+        known = self.card_at
+        self.pos_of = pos_of = [-1] * 52
+        for p, c in enumerate(known):
+            if c != UNKNOWN:
+                pos_of[c] = p
+        self.hmask = [_mask_at(known, ps) for ps in self.hands]
 
     # ------------------------------------------------------------------ contract: knowledge
 
@@ -502,6 +666,8 @@ class DurakState(HandState):
         new._public = self._public[:]
         new._actions = self._actions[:]
         new.hands = [h[:] for h in self.hands]
+        new.hmask = self.hmask[:]
+        new.pos_of = self.pos_of[:]
         new.talon = self.talon[:]
         new.discard = self.discard[:]
         new.att = self.att[:]
@@ -526,12 +692,13 @@ class DurakState(HandState):
         return tuple(known[p] for p in self.hands[seat] if pub >> p & 1)
 
     def view(self, seat: int) -> DurakView:
-        if not 0 <= seat < self.n:
-            raise GameError(f"no seat {seat} in a {self.n}-player hand")
+        if seat.__class__ is not int or not 0 <= seat < self.n:
+            raise GameError(f"no seat {seat!r} in a {self.n}-player hand")
         masked = self.clone()
         own = self.hands[seat]
         pub = self.pub
         masked.card_at = [c if (pub >> p & 1 or p in own) else UNKNOWN for p, c in enumerate(self.card_at)]
+        masked._rebuild_masks()
         mk = masked.card_at
         seen = frozenset(c for c in mk if c != UNKNOWN)
         known = self.card_at
@@ -544,8 +711,10 @@ class DurakState(HandState):
             unknown_positions=tuple(p for p, c in enumerate(mk) if c == UNKNOWN),
             unseen_cards=tuple(c for c in self.rules.deck if c not in seen),
             _masked=masked,
-            dealer=self.dealer,
             phase=PHASE_NAMES[self.phase],
+            dealer=self.dealer,
+            seats=self.seats,
+            hand_sizes=tuple(len(h) for h in self.hands),
             trump=known[self.trump_pos] if self.trump_suit >= 0 else UNKNOWN,
             trump_suit=self.trump_suit,
             talon_size=len(talon),
@@ -557,19 +726,61 @@ class DurakState(HandState):
             taking=self.taking,
             limit=self.limit,
             bout=self.bout,
-            hand_sizes=tuple(len(h) for h in self.hands),
             known_cards=tuple(self.public_cards(s) for s in range(self.n)),
             out_order=self.out_order,
+            stalled=self.stalled,
         )
 
     # ------------------------------------------------------------------ conveniences
 
-    def hand_cards(self, seat: int) -> list[Card]:
-        """The known cards of ``seat``'s hand on this replica, in the order received."""
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards this replica knows in ``seat``'s hand, in the order the seat received them."""
         known = self.card_at
-        return [known[p] for p in self.hands[seat] if known[p] != UNKNOWN]
+        return tuple(known[p] for p in self.hands[seat] if known[p] != UNKNOWN)
+
+    def hand_positions(self, seat: int) -> tuple[int, ...]:
+        return tuple(self.hands[seat])
+
+    def hand_cards(self, seat: int) -> list[Card]:
+        """Old name of ``hand`` (as a list)."""
+        return list(self.hand(seat))
 
     def table_cards(self) -> list[tuple[Card, Card]]:
         """(attack, defence or ``UNKNOWN``) pairs on the table, in the order played."""
         known = self.card_at
         return [(known[a], known[d] if d >= 0 else UNKNOWN) for a, d in zip(self.att, self.dfn, strict=True)]
+
+
+_ORDERS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+_DRAWS: dict[tuple[int, int, int, int, int], tuple[int, ...]] = {}
+
+
+def _throw_order(n: int, attacker: int, defender: int, out: int) -> tuple[int, ...]:
+    """D6: the main attacker, then every other active seat clockwise from the defender's left."""
+    key = (n, attacker, defender, out)
+    got = _ORDERS.get(key)
+    if got is None:
+        others = ((defender + 1 + i) % n for i in range(n - 1))
+        got = _ORDERS[key] = (attacker, *(s for s in others if s != attacker and not out >> s & 1))
+    return got
+
+
+def _draw_order(n: int, attacker: int, defender: int, out: int, adders: int) -> tuple[int, ...]:
+    """D10: the main attacker, the seats that added cards clockwise, the other attackers, the defender."""
+    key = (n, attacker, defender, out, adders)
+    got = _DRAWS.get(key)
+    if got is None:
+        others = [s for s in ((attacker + 1 + i) % n for i in range(n - 1))
+                  if s != defender and not out >> s & 1]
+        got = _DRAWS[key] = (attacker, *(s for s in others if adders >> s & 1),
+                             *(s for s in others if not adders >> s & 1), defender)
+    return got
+
+
+def _mask_at(known: list[int], positions: tuple[int, ...] | list[int]) -> int:
+    m = 0
+    for p in positions:
+        c = known[p]
+        if c != UNKNOWN:
+            m |= 1 << c
+    return m

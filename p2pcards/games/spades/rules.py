@@ -1,95 +1,22 @@
-"""Spades' options, action vocabulary and the factory of matches and hands."""
+"""Spades' rules object: the options and vocabulary of ``config`` with the factories of hands and
+matches."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
-from p2pcards.games import base
-from p2pcards.games.base import Action, ActionError, Deal, GameError, OptionError
-from p2pcards.games.cards import card_text
+from p2pcards.games.base import GameError
+from p2pcards.games.spades.config import DEFAULTS, LOCKED, RULE_CODES, SpadesConfig, _is_int
+from p2pcards.games.spades.layout import SEATS
 from p2pcards.games.spades.match import SpadesMatch
-from p2pcards.games.spades.scoring import FAILED_NIL_MODES
-from p2pcards.games.spades.state import BID0, CARDS, MAX_BID, SEATS, SpadesState, deal_for
+from p2pcards.games.spades.state import SpadesState
 
-LOCKED: tuple[str, ...] = ("blind_nil", "deuces_high", "jokers", "suicide")
-"""Variants that exist as options but are disabled in version 1.0."""
-
-DEFAULTS: dict[str, Any] = {
-    "players": 4,
-    "target": 500,
-    "floor": -200,
-    "failed_nil_tricks": "count",
-    "blind_nil": False,
-    "deuces_high": False,
-    "jokers": False,
-    "suicide": False,
-}
-
-_FALSE = (False, 0, "false", "off", "no", "0")
-_ACTION_FORMS = "bid 0-13 (or bid nil), or play <card> such as play AS, play 10H"
+__all__ = ["DEFAULTS", "LOCKED", "RULE_CODES", "Rules"]
 
 
-def _int_option(name: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise OptionError(f"option {name} must be a whole number, not {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            pass
-    raise OptionError(f"option {name} must be a whole number, not {value!r}")
-
-
-class Rules(base.Rules):
-    """Partnership Spades: nil and bags, to 500.
-
-    Options: ``players`` (4 only), ``target`` (500), ``floor`` (-200), ``failed_nil_tricks``
-    (``count`` | ``bags_only`` | ``ignored``), and the locked variants ``blind_nil``, ``deuces_high``,
-    ``jokers``, ``suicide`` (off; turning one on raises ``OptionError``).
-    """
-
-    name: ClassVar[str] = "spades"
-
-    def __init__(self, **options: Any) -> None:
-        opts = dict(DEFAULTS)
-        for key, value in options.items():
-            if key not in DEFAULTS:
-                raise OptionError(f"unknown Spades option {key!r}; the options are: "
-                                  + ", ".join(sorted(DEFAULTS)))
-            opts[key] = value
-        players = _int_option("players", opts["players"])
-        if players != SEATS:
-            raise OptionError(f"Spades is played by exactly 4 players, not {players}")
-        target = _int_option("target", opts["target"])
-        floor = _int_option("floor", opts["floor"])
-        if not 0 < target <= 100_000:
-            raise OptionError(f"option target must be between 1 and 100000, not {target}")
-        if not -100_000 <= floor < 0:
-            raise OptionError(f"option floor must be between -100000 and -1, not {floor}")
-        failed = opts["failed_nil_tricks"]
-        if not isinstance(failed, str) or failed.strip().lower() not in FAILED_NIL_MODES:
-            raise OptionError(f"option failed_nil_tricks must be one of {', '.join(FAILED_NIL_MODES)}, "
-                              f"not {failed!r}")
-        failed = failed.strip().lower()
-        for key in LOCKED:
-            value = opts[key]
-            if isinstance(value, str):
-                value = value.strip().lower()
-            if value not in _FALSE:
-                raise OptionError(f"option {key} is disabled in Spades 1.0 (it can only be off)")
-            opts[key] = False
-        opts.update(players=players, target=target, floor=floor, failed_nil_tricks=failed)
-        self.options = tuple(sorted(opts.items()))
-        self.deck = tuple(range(CARDS))
-        self.target = target
-        self.floor = floor
-        self.failed_nil_tricks = failed
-        self._deals: tuple[Deal, ...] = tuple(deal_for(d) for d in range(SEATS))
-
-    # ------------------------------------------------------------------ factories
+class Rules(SpadesConfig):
+    __doc__ = SpadesConfig.__doc__
 
     def new_match(self, first_dealer: int = 0) -> SpadesMatch:
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
@@ -98,7 +25,10 @@ class Rules(base.Rules):
         return SpadesMatch(self, first_dealer)
 
     def new_hand(self, setup: Mapping[str, Any]) -> SpadesState:
-        extra = sorted(set(setup) - {"dealer", "scores", "bags", "hand"})
+        """A hand from its setup: ``dealer``, ``scores``, ``bags``, ``hand`` and, only when they say
+        something, ``dummies`` (the open dummies) and ``voided`` (hands voided before it)."""
+        extra = sorted(str(k) for k in setup if k not in ("dealer", "scores", "bags", "hand", "dummies",
+                                                            "voided"))
         if extra:
             raise GameError(f"unknown setup key(s) for Spades: {', '.join(map(str, extra))}")
         dealer = setup.get("dealer", 0)
@@ -116,35 +46,12 @@ class Rules(base.Rules):
             raise GameError(f"setup bags must be two numbers 0-9, not {bags!r}")
         if not _is_int(hand) or hand < 0:
             raise GameError(f"setup hand must be a hand number >= 0, not {hand!r}")
-        return SpadesState(self, dealer, (scores[0], scores[1]), (bags[0], bags[1]), hand)
-
-    # ------------------------------------------------------------------ actions
-
-    def action_text(self, action: Action) -> str:
-        if _is_int(action):
-            if 0 <= action < CARDS:
-                return "play " + card_text(action)
-            if action == BID0:
-                return "bid nil"
-            if BID0 < action <= BID0 + MAX_BID:
-                return f"bid {action - BID0}"
-        raise ActionError(f"{action!r} is not a Spades action")
-
-    def parse_action(self, text: str) -> Action:
-        words = text.strip().lower().split()
-        if words == ["nil"]:
-            return BID0
-        if len(words) == 2 and words[0] == "bid":
-            arg = words[1]
-            if arg == "nil":
-                return BID0
-            if arg.isdigit() and int(arg) <= MAX_BID:
-                return BID0 + int(arg)
-            raise ActionError(f"{text.strip()!r}: a bid is a number of tricks from 0 to 13, or nil")
-        if len(words) == 2 and words[0] == "play":
-            return self.parse_card(words[1])
-        raise ActionError(f"{text.strip()!r} is not a Spades action; write {_ACTION_FORMS}")
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+        dummies = setup.get("dummies", ())
+        if not isinstance(dummies, (tuple, list)) or not all(_is_int(d) and 0 <= d < SEATS for d in dummies) \
+                or list(dummies) != sorted(set(dummies)) or len(dummies) >= SEATS:
+            raise GameError(f"setup dummies must list at most three distinct seats in order, not {dummies!r}")
+        voided = setup.get("voided", 0)
+        if not _is_int(voided) or voided < 0:
+            raise GameError(f"setup voided must be a whole number >= 0, not {voided!r}")
+        return SpadesState(self, dealer, (scores[0], scores[1]), (bags[0], bags[1]), hand, tuple(dummies),
+                           voided)

@@ -6,7 +6,6 @@ from bisect import bisect_left, insort
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING
 
 from p2pcards.games.base import (
     CHANCE,
@@ -22,26 +21,28 @@ from p2pcards.games.base import (
     View,
 )
 from p2pcards.games.cards import SUIT_NAMES, Card, card_text
+from p2pcards.games.spades.config import BID0, MAX_BID, SpadesConfig
+from p2pcards.games.spades.layout import CARDS, SEATS, SpadesDeal, deal_for, owner_of
 from p2pcards.games.spades.scoring import HandResult, score_hand
 
-if TYPE_CHECKING:
-    from p2pcards.games.spades.rules import Rules
+__all__ = ["BID0", "CARDS", "MAX_BID", "SEATS", "SPADE0", "TRICKS", "SpadesDeal", "SpadesState",
+           "SpadesView", "deal_for", "owner_of", "trick_winner"]
 
-CARDS = 52
-SEATS = 4
+
 TRICKS = 13
 SPADE0 = 39
 """The lowest spade's id: a card ``c`` is a spade when ``c >= SPADE0``."""
-BID0 = 52
-"""The action ``bid n`` is ``BID0 + n``; ``play c`` is the card id ``c``."""
-MAX_BID = 13
 
 _DEAL, _BID, _PLAY, _OVER = 0, 1, 2, 3
+PHASE_NAMES = ("deal", "bidding", "play", "over")
+PHASE_RULES = ("S1", "S3", "S5", "S9")
+"""The rule of each phase: what an error names when it breaks no more specific rule."""
 _SUIT_END: tuple[int, ...] = tuple(c - c % 13 + 13 for c in range(CARDS))
 """Per card, one past the highest card id of its suit."""
 _DECK_SET: frozenset[int] = frozenset(range(CARDS))
 _BIDS: tuple[int, ...] = tuple(range(BID0, BID0 + MAX_BID + 1))
 _new = object.__new__
+_ALL_SEATS: tuple[int, ...] = (0, 1, 2, 3)
 _ALL_GETTER = itemgetter(*range(CARDS))
 _NO_HANDS: list[list[list[Card]]] = []
 _NEXT: tuple[int, ...] = (1, 2, 3, 0)
@@ -49,40 +50,6 @@ _PLAY_EVENTS: tuple[dict[int, tuple[int, int]], ...] = tuple(
     {c: (seat, c) for c in range(CARDS)} for seat in range(SEATS))
 """Per seat, the event of playing each card: one shared tuple, appended to the actions and the
 public history; looking it up also checks that the action is a card id (a whole number 0-51)."""
-
-
-class SpadesDeal(Deal):
-    """A ``Deal`` that remembers its positions (asked for once per hand by every dealer loop).
-    It equals the plain ``Deal`` with the same fields."""
-
-    __slots__ = ("_positions",)
-    _positions: tuple[int, ...]
-
-    def __init__(self, hands: tuple[tuple[int, tuple[int, ...]], ...], disclose: bool = True) -> None:
-        super().__init__(hands, disclose)
-        object.__setattr__(self, "_positions", tuple(p for _, ps in hands for p in ps))
-
-    def positions(self) -> tuple[int, ...]:
-        return self._positions
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Deal):
-            return self.hands == other.hands and self.disclose == other.disclose
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.hands, self.disclose))
-
-
-def deal_for(dealer: int) -> SpadesDeal:
-    """Position k is the k-th card dealt, one at a time clockwise from the dealer's left (S1)."""
-    return SpadesDeal(tuple((seat, tuple(range((seat - dealer - 1) % SEATS, CARDS, SEATS)))
-                            for seat in range(SEATS)))
-
-
-def owner_of(position: int, dealer: int) -> int:
-    """The seat that is dealt ``position``."""
-    return (dealer + 1 + position) % SEATS
 
 
 @dataclass(slots=True)
@@ -108,6 +75,8 @@ class SpadesView(View):
     """Per seat, the suits it showed it has none of (it did not follow them)."""
     scores: tuple[int, int]
     bags: tuple[int, int]
+    dummies: tuple[int, ...]
+    """The open dummies of this hand: their cards are dealt face up, so every view knows them."""
 
 
 class SpadesState(HandState):
@@ -119,21 +88,28 @@ class SpadesState(HandState):
     39 is the lowest spade (``SPADE0``), 13 the cards per suit, 52 the first bid action.
     """
 
-    __slots__ = ("_actions", "_bags", "_best", "_best_seat", "_bids", "_broken", "_dealer", "_fast",
-                 "_full", "_hidden", "_hs", "_k", "_led", "_phase", "_public", "_result", "_scores",
-                 "_tricks", "card_at", "need", "rules", "setup", "to_act")
+    __slots__ = ("_actions", "_bags", "_best", "_best_seat", "_bids", "_broken", "_dealer", "_dummies",
+                 "_fast", "_full", "_hidden", "_hs", "_k", "_led", "_phase", "_public", "_result",
+                 "_scores", "_tricks", "card_at", "need", "rules", "setup", "to_act")
 
-    rules: Rules
+    rules: SpadesConfig
     to_act: int
     need: Need | None
     _hs: list[list[list[Card]]]
     _hidden: tuple[tuple[int, tuple[int, ...]], ...]
     _result: HandResult | None
 
-    def __init__(self, rules: Rules, dealer: int, scores: tuple[int, int], bags: tuple[int, int],
-                 hand: int) -> None:
+    def __init__(self, rules: SpadesConfig, dealer: int, scores: tuple[int, int], bags: tuple[int, int],
+                 hand: int, dummies: tuple[int, ...] = (), voided: int = 0) -> None:
         self.rules = rules
-        self.setup = (("bags", bags), ("dealer", dealer), ("hand", hand), ("scores", scores))
+        setup: tuple[tuple[str, object], ...] = (("bags", bags), ("dealer", dealer))
+        if dummies:  # only when there are some: a table without dummies deals the setups it always did
+            setup += (("dummies", dummies),)
+        setup += (("hand", hand), ("scores", scores))
+        if voided:
+            setup += (("voided", voided),)
+        self.setup = setup
+        self._dummies = dummies
         self.card_at = [UNKNOWN] * CARDS
         self._public = []
         self._actions = []
@@ -183,6 +159,7 @@ class SpadesState(HandState):
         new._tricks = self._tricks[:]
         new._hidden = self._hidden
         new._result = self._result
+        new._dummies = self._dummies
         return new
 
     # ------------------------------------------------------------------ what is awaited
@@ -234,7 +211,11 @@ class SpadesState(HandState):
         if self._phase == 2:  # _PLAY
             seat = self.to_act
             try:
-                ev = _PLAY_EVENTS[seat][action]  # (seat, card): the card is a whole number 0-51
+                # (seat, card): the card is a whole number 0-51; True and 1.0 hash like 1, so the
+                # class is checked first
+                if action.__class__ is not int:
+                    raise TypeError
+                ev = _PLAY_EVENTS[seat][action]
             except (KeyError, TypeError):
                 raise self._malformed(action) from None
             action = ev[1]
@@ -437,7 +418,8 @@ class SpadesState(HandState):
             raise GameError(f"no seat {seat!r} in Spades (seats 0-3)")
         masked = self.clone()
         ca = masked.card_at
-        hidden = [(s, ps) for s, ps in self._in_hand() if s != seat]
+        dummies = self._dummies
+        hidden = [(s, ps) for s, ps in self._in_hand() if s != seat and s not in dummies]
         for s, ps in hidden:
             for p in ps:
                 ca[p] = UNKNOWN
@@ -451,6 +433,8 @@ class SpadesState(HandState):
         hand = self.held(seat)
         played = tuple(c for _, c in self._actions[SEATS:])
         seen = set(hand) | set(played)
+        for d in dummies:
+            seen.update(self.held(d))
         unseen = tuple(c for c in self.rules.deck if c not in seen)
         legal: tuple[Action, ...] = ()
         if self.to_act == seat:
@@ -477,7 +461,10 @@ class SpadesState(HandState):
             unseen_cards=unseen, _masked=masked, dealer=self._dealer, bids=bids, contracts=contracts,
             leader=leader, trick=trick, last_trick=last, tricks_won=tuple(self._tricks),
             spades_broken=self._broken, played=played,
-            voids=tuple(tuple(sorted(v)) for v in voids), scores=self._scores, bags=self._bags)
+            voids=tuple(tuple(sorted(v)) for v in voids), scores=self._scores, bags=self._bags,
+            phase=PHASE_NAMES[self._phase], seats=_ALL_SEATS,
+            hand_sizes=tuple(len(ps) for _, ps in self._in_hand()) if self._phase != _DEAL else (0,) * SEATS,
+            dummies=dummies)
 
     def _after_determinize(self) -> None:
         ca = self.card_at
@@ -495,6 +482,37 @@ class SpadesState(HandState):
     @property
     def dealer(self) -> int:
         return self._dealer
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats dealt into the hand: always all four (a seat that left is an open dummy)."""
+        return _ALL_SEATS
+
+    @property
+    def dummies(self) -> tuple[int, ...]:
+        """The open dummies: every replica is shown their cards and plays them by ``dummy.choose``."""
+        return self._dummies
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def phase_rule(self) -> str:
+        return PHASE_RULES[self._phase]
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards this replica knows in ``seat``'s hand, in the order they were dealt."""
+        ca = self.card_at
+        return tuple(ca[p] for p in self.hand_positions(seat) if ca[p] != UNKNOWN)
+
+    def hand_positions(self, seat: int) -> tuple[int, ...]:
+        if self._phase == _DEAL:
+            return ()
+        for s, ps in self._in_hand():
+            if s == seat:
+                return ps
+        raise GameError(f"no seat {seat!r} in Spades (seats 0-3)")
 
     @property
     def bids(self) -> tuple[int | None, ...]:
