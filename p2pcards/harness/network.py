@@ -173,10 +173,20 @@ class SimNetwork:
 
     def done(self) -> bool:
         return all(
-            self.peers[s].up and (self.peers[s].table.over or self.peers[s].table.stopped is not None)
+            self.peers[s].up
+            and (
+                self.peers[s].table.over
+                or self.peers[s].table.stopped is not None
+                or self._excluded(self.peers[s])
+            )
             for s in self.honest
             if not self.peers[s].gone
         )
+
+    def _excluded(self, p: Peer) -> bool:
+        """A majority voted this seat silent at steps it played, and went on without it: it has said
+        so (their votes contradict its log), and can do nothing more."""
+        return any(isinstance(e, out.VotesContradicted) and 2 * len(e.voters) > self.n for e in p.events)
 
     # ------------------------------------------------------------------ events
 

@@ -119,6 +119,12 @@ def run_game(
     """One game between ``peers`` seats; seats in ``byzantine`` cheat (or crash, or leave) as named."""
     faults = faults if faults is not None else Faults.parse(fault_spec)
     byzantine = dict(byzantine or {})
+    for seat, behaviour in byzantine.items():
+        if behaviour == "zero-key" and seat != peers - 1:
+            raise ValueError(
+                f"zero-key needs the last seat ({peers - 1}): keys that cancel out can only come from a "
+                "table where every seat colludes, and the replicas name the last key holder"
+            )
     identities = _identities(peers, seed)
     opts = dict(options or {})
     keys = [public_bytes(k) for k in identities]

@@ -623,17 +623,25 @@ class Table:
         if msg.kind == "return":
             self._take_return(peer, msg)
             return
+        reason = "bad vote" if msg.kind == "void_vote" else "bad abandon"
+        try:
+            silent = bodies.silent_body(
+                msg.body, self.n, "a void vote" if msg.kind == "void_vote" else "an abandon"
+            )
+        except bodies.BodyError as exc:
+            self._reject(peer, reason, str(exc))
+            return
         att = self._attempt_with_step(msg.step, msg.prev)
         if att is None:
             if self._is_past(msg) or self.over:
-                self._reject(peer, "bad vote", f"{msg.kind} for step {msg.step} of a hand that is final")
+                self._reject(peer, reason, f"{msg.kind} for step {msg.step} of a hand that is final")
             else:
                 self._hold(peer, msg)
             return
         if msg.kind == "void_vote":
-            self._take_vote(peer, msg, att)
+            self._take_vote(peer, msg, att, silent)
         else:
-            self._take_abandon(peer, msg, att)
+            self._take_abandon(peer, msg, att, silent)
 
     def _attempt_with_step(self, step: int, prev: bytes) -> Attempt | None:
         """The live attempt of the hand being played that has a step ``step`` after head ``prev``."""
@@ -642,12 +650,7 @@ class Table:
                 return att
         return None
 
-    def _take_vote(self, peer: int | None, msg: SignedMessage, att: Attempt) -> None:
-        try:
-            silent = bodies.silent_body(msg.body, self.n, "a void vote")
-        except bodies.BodyError as exc:
-            self._reject(peer, "bad vote", str(exc))
-            return
+    def _take_vote(self, peer: int | None, msg: SignedMessage, att: Attempt, silent: tuple[int, ...]) -> None:
         problem = self._vote_problem(msg.seat, silent, msg.step, att)
         if problem:
             self._reject(peer, "bad vote", problem)
@@ -677,18 +680,15 @@ class Table:
             return f"seat {voter} is not playing this hand"
         if voter in silent:
             return "a seat votes others silent, never itself"
-        if not set(silent) <= set(att.awaited_at(step)):
-            return f"seats {list(silent)} were not all awaited at step {step}"
         if 2 * len(silent) >= len(active):
             return f"a vote names fewer than half of the {len(active)} seats playing"
+        if not set(silent) <= set(att.awaited_at(step)):
+            return f"seats {list(silent)} were not all awaited at step {step}"
         return ""
 
-    def _take_abandon(self, peer: int | None, msg: SignedMessage, att: Attempt) -> None:
-        try:
-            silent = bodies.silent_body(msg.body, self.n, "an abandon")
-        except bodies.BodyError as exc:
-            self._reject(peer, "bad abandon", str(exc))
-            return
+    def _take_abandon(
+        self, peer: int | None, msg: SignedMessage, att: Attempt, silent: tuple[int, ...]
+    ) -> None:
         active = att.active
         if len(active) != 2 or msg.seat not in active or silent != tuple(s for s in active if s != msg.seat):
             self._reject(peer, "bad abandon", "only the last of two players may end the match alone")
@@ -743,6 +743,8 @@ class Table:
         self._convict(ev.seat, ev, relay=True)
 
     def _convict(self, seat: int, ev: Equivocation, *, relay: bool) -> None:
+        """``seat`` signed two messages for one step after one head: a cheater, from now on.  It never
+        rewrites what is sealed; it voids the hand being played if that hand has not ended."""
         message = f"signed two different messages for step {ev.step}"
         fault = out.Fault(
             seat,
@@ -755,6 +757,7 @@ class Table:
         )
         self._cheaters[seat] = fault
         self._evidence[seat] = (ev.first.data, ev.second.data)
+        self._record(("cheat", seat), fault)
         if relay and self.seat is not None:
             # Anyone may relay evidence; only its two messages convict, never the relayer.
             self._certificate("evidence", ev.to_body(), step=0, prev=initial_head(self.game_id))
@@ -862,10 +865,12 @@ class Table:
         if att is None:
             self._setup_contribution()
             return
+        done: set[tuple[bytes, int]] = set()
         for _ in range(64):  # each contribution may seal the step and open another due from us
             exp = att.own_due()
-            if exp is None or att is not self.attempt:
+            if exp is None or att is not self.attempt or (att.head, att.step) in done:
                 break
+            done.add((att.head, att.step))
             if exp.kind == "action":
                 turn = att.turn_event()
                 if turn is not None:
@@ -1134,12 +1139,18 @@ class Table:
             fault = out.Fault(
                 change.seats[0], change.step, "return", "admitted back", hand=att.hand, seats=change.seats
             )
-        key = ("verdict", change.kind, change.seats, change.step, att.hand)
-        if key not in self._announced and change.kind != RETURN:
+        if change.kind == CHEAT:
+            self._record(("cheat", change.seats[0]), fault)
+        elif change.kind == SILENT:
+            self._record(("silent", change.seats, change.step, change.prev), fault)
+        return fault
+
+    def _record(self, key: tuple[Any, ...], fault: out.Fault) -> None:
+        """A verdict, reported once (whatever path of the derivation reaches it again)."""
+        if key not in self._announced:
             self._announced.add(key)
             self.verdicts.append(fault)
             self._out.append(fault)
-        return fault
 
     def _fault_in_path(self, seat: int) -> out.Fault | None:
         for att in self._path:
@@ -1171,12 +1182,11 @@ class Table:
         for seat in sorted(att.bad_seals):
             msg, problem = att.bad_seals[seat]
             carried.add(Change(CHEAT, (seat,)))
-            self._cheaters.setdefault(
-                seat,
-                out.Fault(
-                    seat, att.seal_step, "bad-message", problem, (msg.data,), hand=b.hand, seats=(seat,)
-                ),
+            fault = out.Fault(
+                seat, att.seal_step, "bad-message", problem, (msg.data,), hand=b.hand, seats=(seat,)
             )
+            self._cheaters.setdefault(seat, fault)
+            self._record(("cheat", seat), fault)
         counted = [
             bodies.seal_body(att.seals[s].body, self.n)
             for s in att.required_sealers(excused)
