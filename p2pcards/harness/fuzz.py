@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from p2pcards.games.rng import Rng
@@ -223,10 +224,9 @@ def fuzz(
         report.frames += 1
         t = tables[to]
         if frm == -1:
-            text = payload.decode()
-            call(to, lambda t=t, text=text: _act(t, text))
+            call(to, partial(_act, t, payload.decode()))
             continue
-        call(to, lambda t=t, frm=frm, payload=payload: t.receive(frm, payload))
+        call(to, partial(t.receive, frm, payload))
         if to == 0 or report.mutations >= budget:
             continue
         try:
@@ -237,7 +237,7 @@ def fuzz(
             continue  # never sign anything in seat 0's name: it is the seat whose innocence is checked
         for mutated in mutator.mutations(msg):
             report.mutations += 1
-            call(0, lambda m=mutated, frm=frm: tables[0].receive(frm, m))
+            call(0, partial(tables[0].receive, frm, mutated))
     report.finished = all(t.over for t in tables)
     report.agree = len({t.digest() for t in tables}) == 1
     # Seat 0's own messages are never mutated: it is the one seat nobody may name.
