@@ -215,7 +215,10 @@ class Table:
         self._catchup_until: int | None = None
         self._inbox: deque[tuple[int | None, bytes | SignedMessage, int]] = deque()
         """What is still to be looked at: (peer, payload or authenticated message, depth)."""
-        self._ended: Match | None = None
+        self._ended: tuple[Match, frozenset[Change]] | None = None
+        """The match ended when the seating changed (fewer than two can play): with which changes."""
+        self._changes: frozenset[Change] = frozenset()
+        """The changes the hand being played was dealt with (or the match ended with)."""
         self._out: list[out.Output] = []
 
     # ================================================================ public API
@@ -934,8 +937,7 @@ class Table:
                 break
             att = self._canonical(b)
             if self._ended is not None:
-                self.match, self._ended = self._ended, None
-                self._end(abandoned=False)
+                self._end_by_seating(b, *self._ended)
                 break
             if att is None:
                 break
@@ -996,7 +998,7 @@ class Table:
             self._stop(out.Fault(-1, b.step, "bad-message", f"the seating cannot change: {exc}", hand=b.hand))
             return None
         if match.over:
-            self._ended = match  # fewer than two can play on: the match ends with the hands so far
+            self._ended = (match, changes)  # fewer than two can play on: the match ends here
             return None
         seated = _seated(match, self.n)
         dummies = _dummies(match)
@@ -1017,6 +1019,19 @@ class Table:
         att.start()
         self._feed(att)
         return att
+
+    def _end_by_seating(self, b: _Boundary, match: Match, changes: frozenset[Change]) -> None:
+        previous = self.attempt
+        self._ended = None
+        verdicts = tuple(
+            self._announce(c, b.hand, b.step) for c in sorted(changes - b.carried) if c.kind != RETURN
+        )
+        if previous is not None and previous.hand == b.hand and not previous.complete:
+            self._out.append(out.HandVoid(b.hand, verdicts))
+        self.attempt = None
+        self._changes = changes
+        self.match = match
+        self._end(abandoned=False)
 
     def _internal_verdict(self, att: Attempt) -> Change | None:
         """The earliest verdict inside ``att``: seats voted silent at one of its steps (every other seat
@@ -1096,13 +1111,17 @@ class Table:
     def _set_current(self, att: Attempt) -> None:
         previous = self.attempt
         self.attempt = att
+        self._changes = att.changes
         if previous is not att:
             if previous is not None and previous.hand == att.hand and not previous.complete:
-                verdicts = tuple(self._announce(c, att) for c in sorted(att.changes - previous.changes))
+                verdicts = tuple(
+                    self._announce(c, att.hand, att.start_step)
+                    for c in sorted(att.changes - previous.changes)
+                )
                 self._out.append(out.HandVoid(att.hand, verdicts))
             elif previous is None or previous.hand != att.hand:
                 for change in sorted(att.changes):
-                    self._announce(change, att)
+                    self._announce(change, att.hand, att.start_step)
             self._out.append(
                 out.Seating(att.hand, att.holders, att.dummies, tuple(sorted(self._out_seats().items())))
             )
@@ -1114,15 +1133,13 @@ class Table:
         if key != self._open_key:
             self._open(*key, att.missing)
 
-    def _announce(self, change: Change, att: Attempt) -> out.Fault:
+    def _announce(self, change: Change, hand: int, step: int) -> out.Fault:
         if change.kind == CHEAT:
             seat = change.seats[0]
             fault = (
                 self._cheaters.get(seat)
                 or self._fault_in_path(seat)
-                or out.Fault(
-                    seat, att.start_step, "bad-message", "proved a cheater", hand=att.hand, seats=(seat,)
-                )
+                or out.Fault(seat, step, "bad-message", "proved a cheater", hand=hand, seats=(seat,))
             )
         elif change.kind == SILENT:
             votes = self._votes.get((change.step, change.prev), {})
@@ -1132,13 +1149,11 @@ class Table:
                 "silent",
                 f"seats {list(change.seats)} stayed silent; every other seat voted to go on without them",
                 tuple(v.data for _, v in sorted(votes.items())),
-                hand=att.hand,
+                hand=hand,
                 seats=change.seats,
             )
         else:
-            fault = out.Fault(
-                change.seats[0], change.step, "return", "admitted back", hand=att.hand, seats=change.seats
-            )
+            fault = out.Fault(change.seats[0], step, "return", "admitted back", hand=hand, seats=change.seats)
         if change.kind == CHEAT:
             self._record(("cheat", change.seats[0]), fault)
         elif change.kind == SILENT:
@@ -1245,9 +1260,7 @@ class Table:
         if b is None:
             return {}
         seats = dict(b.out)
-        att = self.attempt
-        changes = att.changes if att is not None and att.hand == b.hand else b.carried
-        for change in sorted(changes):
+        for change in sorted(self._changes):
             for seat in change.seats:
                 if change.kind == RETURN:
                     seats.pop(seat, None)
