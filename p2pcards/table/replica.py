@@ -763,7 +763,9 @@ class Table:
         self._record(("cheat", seat), fault)
         if relay and self.seat is not None:
             # Anyone may relay evidence; only its two messages convict, never the relayer.
-            self._certificate("evidence", ev.to_body(), step=0, prev=initial_head(self.game_id))
+            data = self._signed("evidence", ev.to_body(), step=0, prev=initial_head(self.game_id))
+            self._keep(SignedMessage.from_bytes(data), own=True)
+            self._evidence[seat] = (data,)
 
     # ---- catch-up
 
