@@ -235,9 +235,12 @@ def fuzz(
             continue
         if msg.seat == 0:
             continue  # never sign anything in seat 0's name: it is the seat whose innocence is checked
-        for mutated in mutator.mutations(msg):
-            report.mutations += 1
-            call(0, partial(tables[0].receive, frm, mutated))
+        if mutator.rng.below(rate):
+            continue
+        choices = mutator.mutations(msg)
+        mutated = choices[mutator.rng.below(len(choices))]
+        report.mutations += 1
+        call(0, partial(tables[0].receive, frm, mutated))
     report.finished = all(t.over for t in tables)
     report.agree = len({t.digest() for t in tables}) == 1
     # Seat 0's own messages are never mutated: it is the one seat nobody may name.
