@@ -180,9 +180,11 @@ class _Mutator:
 
 
 def fuzz(
-    game: str, *, peers: int = 3, seed: int = 1, dealer: str = "seeded", budget: int = 2_000
+    game: str, *, peers: int = 3, seed: int = 1, dealer: str = "seeded", budget: int = 2_000, rate: int = 8
 ) -> FuzzReport:
-    """Play one game; feed the replica of seat 0 up to ``budget`` mutated frames along the way."""
+    """Play one game; feed the replica of seat 0 up to ``budget`` mutated frames along the way, one for
+    every ``rate`` frames on average (a low rate lets a game get far before its first verdict)."""
+
     report = FuzzReport(game, seed)
     keys = _identities(peers, seed)
     genesis = make_genesis(
