@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
@@ -254,9 +255,13 @@ def fuzz(
 
 
 def _act(t: Table, text: str) -> list[out.Output]:
-    if t.attempt is None or t.attempt.own_due() is None:
+    """A move chosen from a ``YourTurn``; refused if the hand was dealt again meanwhile (a verdict),
+    in which case a new ``YourTurn`` asks again."""
+    try:
+        return t.local_action(text)
+    except ActionError:
         return []
-    return t.local_action(text)
+
 
 
 def _source(rng: Rng) -> Callable[[int], bytes]:
