@@ -219,6 +219,13 @@ class Table:
         """The match ended when the seating changed (fewer than two can play): with which changes."""
         self._changes: frozenset[Change] = frozenset()
         """The changes the hand being played was dealt with (or the match ended with)."""
+        self._candidates: dict[bytes, frozenset[Change]] = {}
+        """Heads of the attempts the verdicts known at this hand could lead to, by the path taken."""
+        self._candidate_basis: frozenset[Change] | None = None
+        self._unplaced_version = 0
+        self._unplaced_seen = -1
+        self._waiting_heads: set[bytes] = set()
+        """Heads that messages kept unplaced follow at the first step of the hand being played."""
         self._out: list[out.Output] = []
 
     # ================================================================ public API
@@ -527,7 +534,9 @@ class Table:
         for peer, state in self._peers.items():
             for fingerprint, msg in list(state.unplaced.items()):
                 if fits(msg):
+                    self._unplaced_version += 1
                     del state.unplaced[fingerprint]
+
                     state.unplaced_bytes -= len(msg.data)
                     self._inbox.append((peer, msg, 1))
 
@@ -540,6 +549,7 @@ class Table:
             return
         state.unplaced[fingerprint] = msg
         state.unplaced_bytes += len(msg.data)
+        self._unplaced_version += 1
         while state.unplaced_bytes > UNPLACED_BYTES_PER_PEER:
             _, dropped = state.unplaced.popitem(last=False)
             state.unplaced_bytes -= len(dropped.data)
@@ -984,7 +994,40 @@ class Table:
                 new = frozenset({verdict})
             changes = changes | new
         self._path = path
+        complete = self._complete_attempt(b)
+        if complete is not None and complete is not path[-1]:
+            self._path = [*path, complete]
+            return complete
         return path[-1]
+
+    def _complete_attempt(self, b: _Boundary) -> Attempt | None:
+        """An attempt at this hand that was played to its end, whichever verdicts led to it.
+
+        Replicas that learnt the same verdicts in different orders may have played different attempts:
+        one that every seat playing it completed is what the hand was, even for a replica that would
+        have dealt again with every verdict at once (it will never be dealt again: its seats sealed
+        or are sealing it).  So every attempt the known verdicts could lead to is looked for among the
+        messages held, and a complete one wins (the lowest head if, impossibly, there were two)."""
+        basis = frozenset(c for a in self._attempts.values() for c in a.changes) | frozenset(
+            Change(CHEAT, (s,)) for s in self._cheaters
+        )
+        if basis != self._candidate_basis:
+            self._candidate_basis = basis
+            extra = sorted(basis - b.carried)[:8]
+            self._candidates = {}
+            for mask in range(1 << len(extra)):
+                chosen = frozenset(c for i, c in enumerate(extra) if mask >> i & 1) | b.carried
+                self._candidates[start_head(b.head, chosen)] = chosen
+        if self._unplaced_seen != self._unplaced_version:
+            self._unplaced_seen = self._unplaced_version
+            self._waiting_heads = {
+                m.prev for state in self._peers.values() for m in state.unplaced.values() if m.step == b.step
+            }
+        for head in sorted(self._waiting_heads & self._candidates.keys()):
+            if head not in self._attempts:
+                self._attempt_for(b, self._candidates[head])
+        complete = [a for a in self._attempts.values() if a.complete and a.hand == b.hand]
+        return min(complete, key=lambda a: a.start_head) if complete else None
 
     def _attempt_for(self, b: _Boundary, changes: frozenset[Change]) -> Attempt | None:
         head = start_head(b.head, changes)
@@ -1226,6 +1269,7 @@ class Table:
         self._votes = {}
         self._abandons = {}
         self._attempts = {}
+        self._candidate_basis = None
         self._path = []
         self.attempt = None
         if settled.over:
