@@ -979,8 +979,13 @@ class Table:
         for _ in range(64):
             att = self._attempt_for(b, changes)
             if att is None:
-                return None
+                complete = self._complete_attempt(b)
+                if complete is not None:  # played to its end before the last verdicts were known
+                    self._ended = None
+                    self._path = [*path, complete]
+                return complete
             path.append(att)
+
             if att.complete or self._abandoned(att):
                 break
             new = frozenset(Change(CHEAT, (s,)) for s in att.holders if s in self._cheaters)
