@@ -222,6 +222,10 @@ class Table:
         self._candidates: dict[bytes, frozenset[Change]] = {}
         """Heads of the attempts the verdicts known at this hand could lead to, by the path taken."""
         self._candidate_basis: frozenset[Change] | None = None
+        self._seating_end: frozenset[Change] | None = None
+        """Set while the match is over only because too few seats can play (the changes that made it
+        so): unlike a sealed end, a later message can still show a hand that was played to its end."""
+
         self._unplaced_version = 0
         self._unplaced_seen = -1
         self._waiting_heads: set[bytes] = set()
@@ -945,14 +949,21 @@ class Table:
             self._setup.expect(range(self.n))
         for _ in range(10_000):
             b = self._boundary
-            if b is None or self.over or self.stopped is not None:
+            if b is None or self.stopped is not None or (self.over and self._seating_end is None):
                 break
             att = self._canonical(b)
             if self._ended is not None:
-                self._end_by_seating(b, *self._ended)
+                if self._seating_end != self._ended[1]:
+                    self._end_by_seating(b, *self._ended)
+                self._ended = None
                 break
             if att is None:
                 break
+            if self._seating_end is not None:
+                # The match had ended for lack of players; a hand every seat of it played to its end
+                # turned up after all (verdicts learnt in another order): it counts, and so on.
+                self.over = False
+                self._seating_end = None
             if self._abandoned(att):
                 self._set_current(att)
                 self._end(abandoned=True)
@@ -1080,6 +1091,7 @@ class Table:
             self._out.append(out.HandVoid(b.hand, verdicts))
         self.attempt = None
         self._changes = changes
+        self._seating_end = changes
         self.match = match
         self._end(abandoned=False)
 
