@@ -54,6 +54,8 @@ __all__ = [
     "Moved",
     "Notice",
     "Progress",
+    "SavedRoom",
+    "SeatSecrets",
     "Thinking",
 ]
 
@@ -62,6 +64,43 @@ NAMES = ("Anna", "Boris", "Clara", "Dmitri", "Elena", "Farid")
 """Names of the computer seats, by seat."""
 LOCAL_TIMEOUT_MS = 3_600_000
 """A person at the table may think for an hour before the others may vote the hand void."""
+INTERRUPT_EVERY = 16
+"""Frames delivered between two questions to ``run_until_human``'s ``interrupt``."""
+
+
+@dataclass(frozen=True)
+class SavedRoom:
+    """What a room is resumed from: its genesis, every seat's identity key (32-byte seeds), the
+    viewing seat's journal and every seat's secrets (``secrets``: the viewing seat's under their own
+    labels, another seat's under ``seat N/label``)."""
+
+    genesis: Genesis
+    keys: tuple[bytes, ...]
+    journal: tuple[bytes, ...]
+    secrets: Mapping[str, bytes]
+    viewpoint: int
+
+    def secrets_of(self, seat: int) -> dict[str, bytes]:
+        if seat == self.viewpoint:
+            return {k: v for k, v in self.secrets.items() if not k.startswith("seat ")}
+        prefix = f"seat {seat}/"
+        return {k.removeprefix(prefix): v for k, v in self.secrets.items() if k.startswith(prefix)}
+
+
+class SeatSecrets:
+    """The ``Effects`` of a seat of a saved room other than the viewing one: its messages are in the
+    viewing seat's journal already (nothing leaves the process), its secrets go beside that seat's,
+    under ``seat N/``."""
+
+    def __init__(self, store: Effects, seat: int) -> None:
+        self.store = store
+        self.seat = seat
+
+    def persist(self, payload: bytes, own: bool) -> None:
+        """Nothing to do: the viewing seat journals every message before any seat acts on it."""
+
+    def keep(self, label: str, secret: bytes) -> None:
+        self.store.keep(f"seat {self.seat}/{label}", secret)
 
 
 # ============================================================================ events
@@ -152,6 +191,7 @@ class LocalRoom:
         seed: int | None = None,
         names: Sequence[str] | None = None,
         journal: Callable[[bytes], Effects] | None = None,
+        saved: SavedRoom | None = None,
     ) -> None:
         opts = dict(options or {})
         seat_levels = dict(levels or {})
@@ -178,21 +218,30 @@ class LocalRoom:
         self.viewpoint = viewpoint
         self.rules: Rules = rules
         self.n = n
-        keys = [self._identity(i) for i in range(n)]
-        seat_names = list(names) if names is not None else self._default_names(n, human)
-        if len(seat_names) != n:
-            raise OptionError(f"{len(seat_names)} names for {n} seats")
-        self.genesis: Genesis = make_genesis(
-            rules.name,
-            [(name, public_bytes(k)) for name, k in zip(seat_names, keys, strict=True)],
-            options=opts,
-            dealer=dealer,
-            seed=0 if seed is None else seed,
-            nonce=self._random(b"nonce", 16),
-            timeout_ms=LOCAL_TIMEOUT_MS,
-        )
+        self._saved = saved
+        if saved is None:
+            keys = [self._identity(i) for i in range(n)]
+            seat_names = list(names) if names is not None else self._default_names(n, human)
+            if len(seat_names) != n:
+                raise OptionError(f"{len(seat_names)} names for {n} seats")
+            self.genesis: Genesis = make_genesis(
+                rules.name,
+                [(name, public_bytes(k)) for name, k in zip(seat_names, keys, strict=True)],
+                options=opts,
+                dealer=dealer,
+                seed=0 if seed is None else seed,
+                nonce=self._random(b"nonce", 16),
+                timeout_ms=LOCAL_TIMEOUT_MS,
+            )
+        else:
+            keys = [key_from_seed(k) for k in saved.keys]
+            self.genesis = saved.genesis
+        self.keys = keys
+        """Every seat's identity key (kept with a saved game, so that it can be resumed)."""
+        resumed = 0 if saved is None else len(saved.journal)
         self.tables = [
-            Table(self.genesis, i, keys[i], source=None if seed is None else _seeded_source(seed, i))
+            Table(self.genesis, i, keys[i], source=None if seed is None else _seeded_source(seed, i, resumed),
+                  secrets=None if saved is None else saved.secrets_of(i))
             for i in range(n)
         ]
         self._computers: dict[int, _Computer] = {}
@@ -204,16 +253,25 @@ class LocalRoom:
                 self._computers[seat] = self._make_player(seat, seat_levels.get(seat, level))
         self.stores: list[Effects] = [MemoryStore() for _ in range(n)]
         if journal is not None:  # last: nothing after it may fail and leave the journal open
-            self.stores[viewpoint] = journal(self.genesis.game_id)
+            kept = journal(self.genesis.game_id)
+            # One journal for the room: every seat's messages reach the viewing seat's replica in this
+            # process, and nothing leaves it, so what the viewing seat journalled is what every seat
+            # restarts from.  Each seat keeps its own secrets, beside the viewing seat's.
+            self.stores = [kept if seat == viewpoint else SeatSecrets(kept, seat) for seat in range(n)]
         self._frames: deque[tuple[int, int, bytes]] = deque()
         self._bot_turns: deque[tuple[int, out.YourTurn]] = deque()
         self._turn: out.YourTurn | None = None
         self._events: list[Event] = list(self._notices)
         self.listener: EventHook | None = None
         """Called with each event as it happens (they are also kept for ``take_events``)."""
+        self.table_listener: Callable[[out.Output], None] | None = None
+        """Called with each event of the viewing seat's replica, as the table produced it (what the
+        game screen consumes, the same events as a ``Node``'s on the LAN)."""
         self._hand = 0
         self._started = False
         self._halted = False
+        self.interrupted = False
+        """The last ``run_until_human`` stopped because its ``interrupt`` asked it to."""
         self.delivered = 0
         """Frames delivered so far (a measure of the work done)."""
 
@@ -309,23 +367,36 @@ class LocalRoom:
     # ------------------------------------------------------------------ running
 
     def start(self) -> None:
-        """Start every replica (``run_until_human`` does it on its first call)."""
+        """Start every replica (``run_until_human`` does it on its first call): from the genesis, or
+        for a saved room from its journal (the events of the hands already played come again, the
+        viewing seat's first, as its replica replays them)."""
         if self._started:
             return
         self._started = True
+        saved = self._saved
         for seat, table in enumerate(self.tables):
-            self._handle(seat, table.start())
+            self._handle(seat, table.start() if saved is None else table.restore(saved.journal))
 
-    def run_until_human(self, on_event: EventHook | None = None) -> out.YourTurn | None:
+    def run_until_human(
+        self, on_event: EventHook | None = None, *, interrupt: Callable[[], bool] | None = None
+    ) -> out.YourTurn | None:
         """Deliver frames and let the computer seats move until the human must act (its ``YourTurn``)
         or nothing is left to do (None: the match is over, stopped by a fault, every seat is a
         computer and the match ended, or the room was halted).  ``on_event``, if given, replaces
-        ``listener``."""
+        ``listener``.  ``interrupt`` is asked now and then (between two frames) whether to stop for
+        a while; when it says yes, None is returned with ``interrupted`` set, and the next call goes
+        on where this one stopped."""
         if on_event is not None:
             self.listener = on_event
+        self.interrupted = False
         if not self._halted:
             self.start()
+        polled = 0
         while not self._halted:
+            polled += 1
+            if interrupt is not None and polled % INTERRUPT_EVERY == 0 and interrupt():
+                self.interrupted = True
+                return None
             if self._frames:
                 to, sender, payload = self._frames.popleft()
                 self.delivered += 1
@@ -391,6 +462,8 @@ class LocalRoom:
                     self._frames.append((j, seat, payload))
 
         for event in carry_out(outputs, self.stores[seat], send):
+            if seat == self.viewpoint and self.table_listener is not None:
+                self.table_listener(event)
             if isinstance(event, out.YourTurn):
                 if seat == self.human:
                     self._turn = event
@@ -448,13 +521,16 @@ class LocalRoom:
         self._handle(seat, outputs)
 
 
-def _seeded_source(seed: int, seat: int) -> Callable[[int], bytes]:
-    """A reproducible stand-in for the operating system's randomness (a room made with a seed)."""
+def _seeded_source(seed: int, seat: int, resumed: int = 0) -> Callable[[int], bytes]:
+    """A reproducible stand-in for the operating system's randomness (a room made with a seed).
+    A room resumed from ``resumed`` journal records draws from another series, so that no secret
+    of the hands before is drawn again."""
     counter = 0
+    series = f"secrets {seat}" + (f"/resumed {resumed}" if resumed else "")
 
     def draw(size: int) -> bytes:
         nonlocal counter
         counter += 1
-        return hashlib.shake_256(f"p2pcards/local/{seed}/secrets {seat}/{counter}".encode()).digest(size)
+        return hashlib.shake_256(f"p2pcards/local/{seed}/{series}/{counter}".encode()).digest(size)
 
     return draw

@@ -2,49 +2,57 @@
 
 Every seat is a peer in this process (``p2pcards.local.LocalRoom``): its own identity key, its own
 replica of the table, the mental-poker dealer, the signed log — the code path of a LAN game.  The
-player's seat is journalled like any peer's, so ``p2pcards verify`` can check the game afterwards.
+game is saved as it goes (the player's seat's journal, every seat's key and secrets, see
+``p2pcards.cli.games``), so ``p2pcards verify`` can check it and ``p2pcards resume`` can continue it
+after ``quit``, Ctrl-C or a crash.
 
 ``--auto LEVEL`` lets a computer play the player's seat; ``--json`` prints events as JSON lines (and
 reads moves as plain lines from standard input).  Exit status: 0 when the match ended or the player
-left, 1 when a fault stopped the game, 2 on bad arguments.
+left with ``quit``, 1 when a fault stopped the game, 2 on bad arguments, 3 when the input ended
+before the match did, 130 after Ctrl-C (the game is kept in the last two cases).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import select
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
 from rich.markdown import Markdown
-from rich.status import Status
 from rich.text import Text
 
 from p2pcards import games, store
 from p2pcards.ai.base import LEVELS
-from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules, print_json
+from p2pcards.cli import games as saved_games
+from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules
 from p2pcards.cli.rules import rules_text
-from p2pcards.cli.screen import describe, menu, tables
+from p2pcards.cli.screen import menu, words
+from p2pcards.cli.screen.output import Terminal
+from p2pcards.cli.screen.screen import GameScreen, renders
 from p2pcards.games import ActionError, View
-from p2pcards.games.cards import card_text
-from p2pcards.games.durak.state import DurakView
-from p2pcards.local import DEALERS, NAMES, Event, HandEnded, LocalRoom, Moved, Notice, Progress, Thinking
+from p2pcards.local import DEALERS, NAMES, LocalRoom, Notice, Thinking
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import GenesisError
 
 PLAYER_LEVELS = (*LEVELS, "random")
+EXIT_INPUT_ENDED = 3
 
 HELP = """\
 Answer "Your move" with:
   a number    the move with that number in the list
-  a move      as listed, cards as letters: attack 7h, beat 7h 9h, bid 4, play qs
+  a move      as listed, cards as letters: attack 7h, beat 7h 9h, bid 4, play qs,
+              discard 8s, raise (then the amount)
   a card      10h, qs, a♠: the one legal move that uses that card
               (two cards for a Durak beat: 7h 9h)
   table       show the table and the moves again
   rules       the rules of this game
   help        this text
-  quit        leave the game (asks first; end of input leaves at once)
+  quit        leave the game (asks first, and whether to keep it for later)
+table, rules, help and quit also work while the computers play.
 Ranks 2-10, J, Q, K, A (T is ten too); suits c ♣, d ♦, h ♥, s ♠."""
 
 
@@ -53,7 +61,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "play", help="play offline against computer players",
         description=(
             "Play a match against computer players on this machine. Every seat is a peer with its own "
-            "key and the deck is dealt by mental poker, exactly as on the LAN."
+            "key and the deck is dealt by mental poker, exactly as on the LAN. Exit status: 0 the match "
+            "ended or you left, 1 a fault stopped the game, 2 bad arguments, 3 the input ended first, "
+            "130 interrupted (the game is kept: p2pcards resume)."
         ),
     )
     add_game_argument(p)
@@ -71,7 +81,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--dealer", default="mental", metavar="KIND",
                    help="mental (default: mental poker) or seeded (a public test deck, for quick tests)")
     p.add_argument("--no-save", action="store_true",
-                   help="do not keep the game's journal (by default it is kept for `p2pcards verify`)")
+                   help="do not keep the game (by default it is kept for `p2pcards verify` and `resume`)")
     p.set_defaults(run=run)
 
 
@@ -80,6 +90,9 @@ def _level(value: str, flag: str) -> str:
     if key not in PLAYER_LEVELS:
         raise UsageError(f"{flag} must be one of {', '.join(PLAYER_LEVELS)}, not {value!r}")
     return key
+
+
+check_level = _level
 
 
 def make_room(args: argparse.Namespace) -> LocalRoom:
@@ -93,7 +106,6 @@ def make_room(args: argparse.Namespace) -> LocalRoom:
         raise UsageError(f"unknown game {args.game!r}; the games are: {', '.join(games.GAMES)}")
     if args.players is not None and not 2 <= args.players <= 6:
         raise UsageError(f"--players must be from 2 to 6, not {args.players}")
-    journal = None if args.no_save else _open_journal
     game = args.game.strip().lower()
     if args.players is not None:
         options["players"] = args.players
@@ -108,81 +120,128 @@ def make_room(args: argparse.Namespace) -> LocalRoom:
         names = ["You" if seat == args.seat else NAMES[seat] for seat in range(n)]
         kwargs.update(human=None, viewpoint=args.seat, levels={args.seat: auto}, names=names)
     try:
+        if args.no_save:
+            return LocalRoom(game, **kwargs)
         try:
-            return LocalRoom(game, **kwargs, journal=journal)
+            room = LocalRoom(game, **kwargs, journal=saved_games.new_store)
         except store.StoreError as exc:
             print(f"p2pcards play: note: the game will not be saved ({exc})", file=sys.stderr)
             return LocalRoom(game, **kwargs)
     except (games.GameError, GenesisError) as exc:
         raise UsageError(str(exc)) from exc
-
-
-def _open_journal(game_id: bytes) -> store.GameStore:
-    """The game's store, new: a seed replayed gives the same game id, and a journal holds one run."""
-    path = store.paths.journal_path(game_id)
-    if path.exists():
-        raise store.StoreError(path, "this game (the same seed, players and options) was saved before")
-    return store.GameStore.open(game_id)
+    try:
+        saved_games.save_offline(saved_games.OfflineRecord.of(room, auto))
+    except (OSError, store.StoreError) as exc:
+        room.close()
+        raise UsageError(f"the game cannot be saved ({exc}); use --no-save to play without saving") from exc
+    return room
 
 
 def run(args: argparse.Namespace) -> int:
     room = make_room(args)
+    return play_room(room, json_mode=args.json)
+
+
+def resume(record: saved_games.OfflineRecord, *, auto: str | None, json_mode: bool) -> int:
+    """``p2pcards resume`` of an offline game: every seat restored from the journal, then play on."""
+    game_id = record.game_id.hex()
+    if record.finished:
+        if json_mode:
+            Terminal(json_mode=True).emit({"event": "over", "game_id": game_id})
+        else:
+            print(f"This game is over. Check it with  p2pcards verify {game_id[:12]}")
+        return 0
+    if auto is not None:
+        levels = dict(record.levels)
+        levels[record.viewpoint] = _level(auto, "--auto")
+        from dataclasses import replace
+
+        record = replace(record, human=None, levels=levels, auto=levels[record.viewpoint])
     try:
-        saved = isinstance(room.stores[room.viewpoint], store.GameStore)
-        session = Session(room, json_mode=args.json, saved=saved)
-        return session.play()
+        room = saved_games.resume_room(record)
+    except store.JournalBusy as exc:
+        raise UsageError(f"{exc} (is the game still running in another window?)") from exc
+    except store.StoreError as exc:
+        raise UsageError(f"the game cannot be resumed: {exc}") from exc
+    return play_room(room, json_mode=json_mode, resumed=True)
+
+
+def play_room(room: LocalRoom, *, json_mode: bool, resumed: bool = False) -> int:
+    """Play ``room`` at this terminal (or for a program, ``json_mode``) to its end or until the player
+    leaves; the room's journal is closed on the way out, whatever happens."""
+    saved = saved_games.is_saved(room)
+    try:
+        session = Session(room, json_mode=json_mode, saved=saved, resumed=resumed)
+        try:
+            return session.play()
+        except KeyboardInterrupt:
+            session.interrupted()
+            raise
     finally:
         room.close()
+        if saved and not saved_games.has_messages(room.game_id):
+            saved_games.remove(room.game_id)  # stopped before the first message: nothing to keep
 
 
 # ============================================================================ the session
 
 
 class _Leave(Exception):
-    """The player left (quit confirmed, or end of input)."""
+    """The player left: ``quit`` confirmed (``ended`` False) or the end of input (``ended`` True)."""
+
+    def __init__(self, ended: bool) -> None:
+        super().__init__("left")
+        self.ended = ended
 
 
 class Session:
     """One match at the terminal: shows the table, reads moves, prints what happens."""
 
     def __init__(self, room: LocalRoom, *, json_mode: bool = False, saved: bool = False,
-                 console: Console | None = None, read: Callable[[str], str] | None = None) -> None:
+                 console: Console | None = None, read: Callable[[str], str] | None = None,
+                 resumed: bool = False) -> None:
         self.room = room
         self.json = json_mode
         self.saved = saved
-        self.console = console or Console(highlight=False, stderr=False)
+        self.resumed = resumed
+        self.term = Terminal(console or Console(highlight=False), json_mode=json_mode)
         self._read = read
         self.names = room.names
-        self.seats = tables.Seats(room.names, room.viewpoint)
+        self.screen = GameScreen(self.term, room.genesis, room.viewpoint, lambda: room.table, room.names)
         self.game = room.rules.name
-        self.dealer = room.genesis.dealer
-        self._status: Status | None = None
-        self._shuffles: dict[int, int] = {}
-        """Per hand, the proven shuffles seen so far."""
-        self._bout = (-1, 0, 0)
-        """Durak: (hand, bout, cards discarded) when last seen."""
+        self.kept: bool | None = None
+        """Whether a game left unfinished is kept for later (None: not asked)."""
+        room.table_listener = self._table_event
 
-    # ------------------------------------------------------------------ output helpers
+    @property
+    def console(self) -> Console:
+        return self.term.console
 
-    def say(self, *items: Any, style: str | None = None) -> None:
-        if not self.json:
-            self.console.print(*items, style=style)
-
-    def emit(self, obj: dict[str, Any]) -> None:
-        if self.json:
-            print_json(obj)
-            sys.stdout.flush()
+    # ------------------------------------------------------------------ reading
 
     def read(self, prompt: str) -> str:
         """A line of input; ``EOFError`` at the end of input."""
         if self._read is not None:
             return self._read(prompt)
         if self.json:
+            self.term.emit({"event": "prompt", "prompt": prompt.strip()})
             line = sys.stdin.readline()
             if not line:
                 raise EOFError
             return line.rstrip("\n")
-        return self.console.input(Text(prompt, style="bold cyan"))
+        self.screen.flush()
+        self.term.prompt(prompt)
+        try:
+            return input()
+        finally:
+            self.term.answered()
+
+    def _typed_meanwhile(self) -> bool:
+        """A line is waiting on the keyboard while the computers play (a terminal only)."""
+        if self._read is not None or self.json or not sys.stdin.isatty() or os.name != "posix":
+            return False
+        ready, _, _ = select.select([sys.stdin], [], [], 0)
+        return bool(ready)
 
     # ------------------------------------------------------------------ the match
 
@@ -191,11 +250,14 @@ class Session:
         try:
             while True:
                 turn = self.advance()
+                if turn is None and self.room.interrupted:
+                    self.meanwhile()
+                    continue
                 if turn is None:
                     return self.finish()
                 self.take_turn(turn)
-        except _Leave:
-            return self.leave()
+        except _Leave as leaving:
+            return self.leave(leaving.ended)
 
     def intro(self) -> None:
         room = self.room
@@ -204,13 +266,14 @@ class Session:
             level = room.level_of(seat)
             seats.append({"seat": seat, "name": name, "player": "you" if level is None else "computer",
                           "level": level})
-        self.emit({"event": "start", "game": self.game, "options": dict(room.rules.options),
-                   "seats": seats, "you": room.viewpoint, "dealer": self.dealer, "seed": room.seed,
-                   "game_id": room.game_id.hex()})
+        self.term.emit({"event": "start", "game": self.game, "options": dict(room.rules.options),
+                        "seats": seats, "you": room.viewpoint, "dealer": room.genesis.dealer,
+                        "seed": room.seed,
+                        "game_id": room.game_id.hex(), "resumed": self.resumed, "saved": self.saved})
         if self.json:
             return
-        title = f"{self.game.capitalize()} — {room.n} players, offline"
-        self.console.rule(Text(title, style="bold"))
+        how = "offline, resumed" if self.resumed else "offline"
+        self.console.rule(Text(f"{self.game.capitalize()} — {room.n} players, {how}", style="bold"))
         for s in seats:
             who = Text(f"  {s['name']:<8}", style="bold" if s["seat"] == room.viewpoint else "")
             who.append(f"seat {s['seat']}   ")
@@ -218,220 +281,211 @@ class Session:
                 who.append(f"played for you by a computer ({s['level']})", style="dim")
             elif s["player"] == "computer":
                 who.append(f"computer ({s['level']})", style="dim")
-            self.console.print(who)
-        if self.dealer == "mental":
-            self.say(Text("Every seat is a peer with its own key; all of them shuffle the deck with proofs "
-                          "(mental poker), and each computer player sees only its own cards.", style="dim"))
+            self.term.say(who)
+        if room.genesis.dealer == "mental":
+            self.term.say(Text("Every seat is a peer with its own key; all of them shuffle the deck with "
+                               "proofs (mental poker), and each computer player sees only its own cards.",
+                               style="dim"))
         else:
-            self.say(Text("Seeded test dealer: the deck order follows from a public seed (for tests only).",
-                          style="yellow"))
+            self.term.say(Text("Seeded test dealer: the deck order follows from a public seed (for tests "
+                               "only).", style="yellow"))
         if room.human is not None:
-            example = {"durak": "attack 7h", "spades": "play 7h"}.get(self.game, "call")
-            self.say(Text(f"Type a move's number, the move ({example}), a card (7h), help, rules or quit.",
-                          style="dim"))
+            self.term.say(Text(f"Type a move's number, the move ({self.screen.face.example}), a card (7h), "
+                               "help, rules or quit.", style="dim"))
+        if self.resumed:
+            self.screen.replaying = True
+            self.term.say(Text("Restoring the game from its journal…", style="dim"))
 
     def advance(self) -> out.YourTurn | None:
-        """Let the computer seats play until it is the player's turn or the match is over."""
-        if self.json or not self.console.is_terminal:
-            turn = self.room.run_until_human(self.on_event)
-        else:
-            with self.console.status("Shuffling…", spinner="dots") as status:
-                self._status = status
-                try:
-                    turn = self.room.run_until_human(self.on_event)
-                finally:
-                    self._status = None
+        """Let the computer seats play until it is the player's turn, the match is over, or the
+        player typed something meanwhile (``room.interrupted``)."""
+        turn = self.room.run_until_human(self.on_event, interrupt=self._typed_meanwhile)
+        if self.screen.replaying:
+            self.screen.replaying = False
+            if not self.json:
+                self.screen.say(Text(f"Resumed at hand {self.room.hand_number + 1}. "
+                                     f"{self.screen.standings()}", style="bold"))
+        self.screen.activity("")
+        self.term.hide_status()
         return turn
 
-    def _spin(self, text: str) -> None:
-        if self._status is not None:
-            self._status.update(text)
+    def _table_event(self, event: object) -> None:
+        if isinstance(event, out.YourTurn) and self.room.human is None:
+            # The player's seat is played by a computer (--auto): its turns are shown as they come.
+            self.screen.turn_json(event, menu.build(self.room.rules, event.view, self.screen.face))
+        self.screen.render(event)
 
-    # ------------------------------------------------------------------ events
+    def on_event(self, event: object) -> None:
+        """The room's own events (the table's come through ``table_listener``)."""
+        if isinstance(event, Thinking | Notice):
+            self.screen.render(event)
 
-    def on_event(self, event: Event) -> None:
-        if isinstance(event, Thinking):
-            self._spin(f"{self.names[event.seat]} is thinking…")
-        elif isinstance(event, Progress):
-            self._spin(describe.progress(event.kind, event.seats, self.names, event.hand) + "…")
-            if event.kind == "shuffle":
-                self._shuffles[event.hand] = self._shuffles.get(event.hand, 0) + 1
-                if self._shuffles[event.hand] == self.room.n:
-                    self.deal_line(event.hand)
-        elif isinstance(event, Moved):
-            if self.dealer != "mental" and event.hand not in self._shuffles:
-                self._shuffles[event.hand] = 0
-                self.deal_line(event.hand)
-            self.emit({"event": "move", "hand": event.hand, "seat": event.seat, "move": event.text})
-            self.say(describe.move(self.names[event.seat], event.text))
-            if not self.json:
-                self.narrate(event)
-        elif isinstance(event, out.YourTurn):
-            self.emit(self.turn_json(event))
-        elif isinstance(event, HandEnded):
-            self.hand_over(event)
-        elif isinstance(event, out.MatchOver):
-            self.emit({"event": "match_over", "summary": event.summary,
-                       "standings": describe.with_names(event.summary, self.names)})
-            if not self.json:
-                self.console.rule(Text("Match over", style="bold"))
-            self.say(Text(describe.with_names(event.summary, self.names), style="bold"))
-        elif isinstance(event, out.Fault):
-            self.emit({"event": "fault", "seat": event.seat, "kind": event.kind, "step": event.step,
-                       "message": event.message})
-            self.say(describe.fault_line(event, self.names))
-        elif isinstance(event, Notice):
-            self.emit({"event": "notice", "seat": event.seat, "message": event.text})
-            self.say(Text(event.text, style="yellow"))
-
-    def deal_line(self, hand: int) -> None:
-        if self.json:
-            return
-        n = self.room.n
-        if self.dealer == "mental":
-            text = f"Hand {hand + 1}: the deck was shuffled by all {n} seats ({n} proofs of shuffle checked)."
-        else:
-            text = f"Hand {hand + 1}: dealt from the seeded test deck."
-        self.say(Text(text, style="dim"))
-
-    def narrate(self, moved: Moved) -> None:
-        """What a move led to, read off the viewing seat's replica: who took a trick, a bout beaten off."""
-        view = self.room.view()
-        line = describe.consequence(moved, view, self.names, self._bout)
-        if isinstance(view, DurakView):
-            self._bout = (moved.hand, view.bout, len(view.discard))
-        if line is not None:
-            self.say(line)
-
-    def turn_json(self, turn: out.YourTurn) -> dict[str, Any]:
-        view = turn.view
-        rules = self.room.rules
-        return {"event": "turn", "hand": turn.hand, "seat": view.seat,
-                "cards": [card_text(c) for c in view.hand],
-                "legal": [rules.action_text(a) for a in view.legal_actions]}
-
-    def hand_over(self, ended: HandEnded) -> None:
-        over = ended.over
-        audit = over.audit
-        self.emit({"event": "hand_over", "hand": over.hand, "summary": over.summary,
-                   "result": "\n".join(t.plain for t in describe.hand_result(over.state, self.names,
-                                                                              over.summary)),
-                   "audit": {"ok": audit.ok, "seat": audit.seat, "rule": audit.rule, "move": audit.step,
-                             "message": audit.message},
-                   "verified": describe.audit_text(audit, self.dealer),
-                   "standings": describe.with_names(ended.standings, self.names)})
-        if self.json:
-            return
-        self.console.rule(Text(f"Hand {over.hand + 1} over", style="bold"))
-        for line in describe.hand_result(over.state, self.names, over.summary):
-            self.console.print(line)
-        self.console.print(describe.audit_line(audit, self.dealer))
-        if not self.room.over:  # at the end of the match the standings follow as its result
-            self.console.print(Text(describe.with_names(ended.standings, self.names), style="dim"))
+    def meanwhile(self) -> None:
+        """The player typed while the computers were playing: commands work, moves wait their turn."""
+        line = sys.stdin.readline()
+        if not line:
+            raise _Leave(ended=True)
+        typed = " ".join(line.split()).lower()
+        command = menu.COMMANDS.get(typed)
+        if command is not None:
+            self.command(command, self.room.view(), [])
+        elif typed:
+            self.screen.problem(line.strip(), "It is not your turn: the computer players are playing. "
+                                              "help, table, rules and quit work now.")
 
     # ------------------------------------------------------------------ the player's turn
 
     def take_turn(self, turn: out.YourTurn) -> None:
         view = turn.view
-        entries = menu.build(self.room.rules, view)
-        self.show(view, entries, turn.hand)
+        face = self.screen.face
+        entries = menu.build(self.room.rules, view, face)
+        self.screen.turn_json(turn, entries)
+        forced = face.forced(view, [e.text for e in entries if not e.is_run])
+        # A person is not asked to press Enter for the only move there is; a program answers every turn.
+        if forced is not None and len(entries) == 1 and not self.json:
+            self.screen.forced_move(forced)
+            self.room.human_action(forced)
+            return
+        self.show(view, entries)
         while True:
             try:
-                raw = self.read("Your move: " if not self.json else "")
+                raw = self.read("Your move: ")
             except EOFError:
-                raise _Leave from None
+                raise _Leave(ended=True) from None
             resolution = menu.resolve(raw, entries, self.room.rules)
             if isinstance(resolution, menu.NeedAmount):
                 resolution = self.ask_amount(resolution.entry)
             if isinstance(resolution, menu.Command):
-                self.command(resolution.name, view, entries, turn.hand)
+                self.command(resolution.name, view, entries)
             elif isinstance(resolution, menu.Problem):
-                self.problem(raw, resolution.message)
+                self.screen.problem(raw, resolution.message)
             else:
                 try:
                     self.room.human_action(resolution.text)
                 except ActionError as exc:
-                    self.problem(raw, describe.with_names(_explain(exc), self.names))
+                    self.screen.problem(raw, self.screen.explain(exc))
                     continue
                 return
 
-    def ask_amount(self, entry: menu.Entry) -> menu.Chosen | menu.Problem:
+    def ask_amount(self, entry: menu.Entry) -> menu.Chosen | menu.Problem | menu.Command:
         try:
             raw = self.read(f"{entry.verb.capitalize()} how many chips ({entry.low}-{entry.high})? ")
         except EOFError:
-            raise _Leave from None
+            raise _Leave(ended=True) from None
         return menu.resolve_amount(raw, entry)
 
-    def problem(self, raw: str, message: str) -> None:
-        self.emit({"event": "error", "input": raw, "message": message})
-        self.say(Text(message, style="yellow"))
-
-    def command(self, name: str, view: View, entries: list[menu.Entry], hand: int) -> None:
+    def command(self, name: str, view: View | None, entries: list[menu.Entry]) -> None:
         if name == "help":
-            self.say(Text(HELP))
+            self.term.emit({"event": "help", "text": HELP})
+            self.screen.say(Text(HELP))
         elif name == "rules":
             text = rules_text(self.game)
-            if self.json:
-                self.emit({"event": "rules", "text": text})
-            else:
-                self.console.print(Markdown(text))
+            self.term.emit({"event": "rules", "game": self.game, "text": text})
+            if not self.json:
+                self.screen.flush()
+                if self.console.is_terminal:
+                    with self.console.pager(styles=True):
+                        self.console.print(Markdown(text))
+                else:
+                    self.console.print(Markdown(text))
         elif name == "table":
-            self.show(view, entries, hand)
+            if view is None:
+                self.screen.say(Text("No hand is being played yet.", style="dim"))
+            else:
+                self.show(view, entries)
         elif name == "quit":
-            try:
-                answer = self.read("Leave the game? It cannot be finished without you. [y/N] ")
-            except EOFError:
-                answer = "y"
-            if answer.strip().lower() in ("y", "yes"):
-                raise _Leave
-            self.say(Text("Carry on, then.", style="dim"))
+            self.confirm_quit()
 
-    def show(self, view: View, entries: list[menu.Entry], hand: int) -> None:
-        if self.json:
+    def confirm_quit(self) -> None:
+        try:
+            answer = self.read("Leave the game? [y/N] ")
+        except EOFError:
+            answer = "y"
+        if answer.strip().lower() not in ("y", "yes"):
+            self.screen.say(Text("Carry on, then.", style="dim"))
             return
-        self.console.print()
-        title = f"{self.game.capitalize()} · hand {hand + 1} · your turn"
-        self.console.print(tables.render(view, self.seats, title))
-        self.console.print(Text("Your moves:", style="bold"))
-        self.console.print(menu.render(entries))
+        if self.saved and not self.room.finished:
+            short = self.room.game_id.hex()[:12]
+            try:
+                keep = self.read(f"Keep the game to finish later (p2pcards resume {short})? [Y/n] ")
+            except EOFError:
+                keep = "y"
+            self.kept = keep.strip().lower() not in ("n", "no")
+        raise _Leave(ended=False)
+
+    def show(self, view: View, entries: list[menu.Entry]) -> None:
+        self.screen.show_turn(view, entries, "your turn" if entries else "the computers are playing")
 
     # ------------------------------------------------------------------ the end
 
     def finish(self) -> int:
         room = self.room
+        if room.finished:
+            saved_games.mark_finished(room)
         self.saved_line()
         if room.fault is not None:
             return 1
         if not room.over:  # nothing left to do and no verdict: cannot happen with honest seats
-            self.emit({"event": "stuck", "standings": room.standings()})
-            self.say(Text("The table stopped without finishing the match.", style="bold red"))
+            self.term.emit({"event": "stuck", "standings": room.standings()})
+            self.screen.say(Text("The table stopped without finishing the match.", style="bold red"))
             return 1
         return 0
 
-    def leave(self) -> int:
-        standings = describe.with_names(self.room.standings(), self.names)
-        self.emit({"event": "left", "hand": self.room.hand_number, "standings": standings})
-        self.say()
-        self.say(Text("You left the table. Standings so far:", style="bold"))
-        self.say(Text(standings))
-        self.saved_line()
-        return 0
+    def leave(self, ended: bool) -> int:
+        standings = self.screen.standings()
+        self.term.emit({"event": "left", "hand": self.room.hand_number, "input_ended": ended,
+                        **self.screen.result_json()})
+        self.screen.say()
+        left = "You left the table." + (" Standings so far:" if standings else "")
+        self.screen.say(Text(left, style="bold"))
+        if standings:
+            self.screen.say(Text(standings))
+        if self.kept is False:
+            self._forget()
+        else:
+            self.saved_line()
+        return EXIT_INPUT_ENDED if ended else 0
+
+    def _forget(self) -> None:
+        self.room.close()
+        saved_games.remove(self.room.game_id)
+        self.term.emit({"event": "removed", "game_id": self.room.game_id.hex()})
+        self.screen.say(Text("The game was not kept.", style="dim"))
+
+    def interrupted(self) -> None:
+        self.term.hide_status()
+        game_id = self.room.game_id.hex()
+        self.term.emit({"event": "interrupted", "game_id": game_id, "kept": self.saved})
+        if self.saved and not self.room.finished and not self.json and self.room.table.chain.step > 0:
+            self.term.answered()
+            self.screen.say()
+            self.screen.say(Text(f"Interrupted. The game is kept: come back to it with  p2pcards resume "
+                                 f"{game_id[:12]}", style="bold"))
 
     def saved_line(self) -> None:
         if not self.saved:
             return
         game_id = self.room.game_id.hex()
-        self.emit({"event": "saved", "game_id": game_id})
-        self.say(Text(f"The game's journal is kept: check it any time with  p2pcards verify {game_id[:12]}",
-                      style="dim"))
+        unfinished = not self.room.finished
+        self.term.emit({"event": "saved", "game_id": game_id, "finished": not unfinished})
+        self.screen.say(Text("The game's journal is kept: check it any time with  "
+                             f"p2pcards verify {game_id[:12]}", style="dim"))
+        if unfinished:
+            self.screen.say(Text(f"Come back to this game with  p2pcards resume {game_id[:12]}",
+                                 style="bold"))
 
 
-def _explain(exc: ActionError) -> str:
-    reason = exc.reason.rstrip(".")
-    text = f"That move is not allowed: {reason}"
-    if exc.rule:
-        text += f" (rule {exc.rule})"
-    return text + ". Choose one of the numbered moves."
+# ============================================================================ the room's own events
 
 
-__all__ = ["Session", "make_room", "register", "run"]
+@renders(Thinking)
+def _thinking(screen: GameScreen, event: Thinking) -> None:
+    screen.activity(f"{screen.names[event.seat]} {words.verb(screen.names[event.seat], 'is')} thinking…")
+
+
+@renders(Notice)
+def _notice(screen: GameScreen, event: Notice) -> None:
+    screen.note(event.text, event.seat)
+
+
+__all__ = ["EXIT_INPUT_ENDED", "Session", "make_room", "play_room", "register", "resume", "run"]

@@ -12,7 +12,7 @@ The only layer besides ``net`` that does I/O.  It may import only ``wire``.
 """
 
 from .effects import Effects, MemoryStore, carry_out
-from .errors import InsecureFile, JournalBusy, JournalCorrupt, NotAJournal, StoreError
+from .errors import ForeignJournal, InsecureFile, JournalBusy, JournalCorrupt, NotAJournal, StoreError
 from .game import GameStore, saved_games
 from .identity import fingerprint, load_or_create
 from .journal import Journal, Scan, TornTail
@@ -23,6 +23,7 @@ from .secrets_file import Secrets
 __all__ = [
     "HOME_ENV",
     "Effects",
+    "ForeignJournal",
     "GameStore",
     "InsecureFile",
     "Journal",

@@ -22,6 +22,10 @@ class NotAJournal(StoreError):
     """The file does not start with a journal header (or has a version this program cannot read)."""
 
 
+class ForeignJournal(StoreError):
+    """The journal belongs to another game than the one it was opened for: refused as a whole."""
+
+
 class JournalCorrupt(StoreError):
     """A record before the end of the journal is damaged: not a crash mid-write, so not repairable.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import paths
-from .journal import Journal, TornTail
+from .journal import Journal, TornTail, is_empty
 from .secrets_file import Secrets
 
 
@@ -27,7 +27,7 @@ class GameStore:
         """Open (creating if new) the store of ``game_id`` in the data directory ``home``."""
         directory = paths.game_dir(game_id, home)
         paths.ensure_private_dir(directory)
-        journal = Journal.open(directory / "journal")
+        journal = Journal.open(directory / "journal", game_id=game_id)
         return cls(game_id, directory, journal, Secrets(directory / "secrets"))
 
     @property
@@ -59,7 +59,8 @@ class GameStore:
 
 
 def saved_games(home: Path | str | None = None) -> list[bytes]:
-    """The ids of the games with a journal in the data directory, in a stable order."""
+    """The ids of the games with a journal in the data directory, in a stable order (a journal that
+    holds no message, left by a process killed during a game's start-up, is no game)."""
     root = paths.games_dir(home)
     if not root.is_dir():
         return []
@@ -69,6 +70,7 @@ def saved_games(home: Path | str | None = None) -> list[bytes]:
             game_id = bytes.fromhex(entry.name)
         except ValueError:
             continue
-        if len(game_id) == paths.GAME_ID_SIZE and (entry / "journal").is_file():
+        journal = entry / "journal"
+        if len(game_id) == paths.GAME_ID_SIZE and journal.is_file() and not is_empty(journal):
             ids.append(game_id)
     return ids

@@ -3,8 +3,19 @@
 File format (version 1), all integers big-endian::
 
     header   b"P2PJ" (4 bytes) ‖ version (1 byte, = 1)
+    record   the game record: b"p2pcards/journal/game\x00" ‖ the game id (32 bytes)
     record   length (u32) ‖ payload (length bytes) ‖ CRC-32 of the payload (u32, zlib/IEEE)
     record   ...
+
+The game record names the game the journal belongs to: opening a journal for another game is
+refused as a whole (``ForeignJournal``), before any of its messages is read.  It is a record like
+the others (so a torn or damaged one is found the same way) and never a payload: no signed message
+starts with its tag.  A journal written without one (by an older version, or by hand) names its game
+through its first message instead.
+
+A journal that never received a payload is not a game: ``close`` removes it again (so Ctrl-C
+during a game's start-up leaves nothing behind), and a journal left that way by a killed process
+is recognised by its size (``is_empty``) and skipped by whoever lists the saved games.
 
 A payload is a signed message exactly as received (``wire.SignedMessage.data``); the journal itself
 is payload-agnostic.  A payload is 1 to ``MAX_RECORD`` bytes: a zero length never occurs, which
@@ -29,6 +40,7 @@ from __future__ import annotations
 import logging
 import os
 import struct
+import weakref
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +48,7 @@ from typing import IO
 
 from p2pcards import wire
 
-from .errors import JournalCorrupt, NotAJournal, StoreError
+from .errors import ForeignJournal, JournalCorrupt, NotAJournal, StoreError
 from .files import atomic_create, try_lock
 
 log = logging.getLogger(__name__)
@@ -46,6 +58,10 @@ VERSION = 1
 HEADER = MAGIC + bytes([VERSION])
 _U32 = struct.Struct(">I")
 OVERHEAD = 2 * _U32.size
+GAME_TAG = b"p2pcards/journal/game\x00"
+GAME_ID_SIZE = 32
+GAME_RECORD_SIZE = len(HEADER) + OVERHEAD + len(GAME_TAG) + GAME_ID_SIZE
+"""The size of a journal that holds its header and game record and nothing else."""
 MAX_RECORD = wire.MAX_MESSAGE_SIZE
 assert MAX_RECORD < 1 << 24  # relied on when looking for intact records after a bad one
 """The largest payload: the largest message the wire allows.  Bounding it means a damaged length
@@ -77,12 +93,36 @@ class Scan:
     end: int
     """The offset just past the last complete record."""
     torn: TornTail | None
+    game_id: bytes | None = None
+    """The game the journal's game record names (None for a journal written without one)."""
 
 
 def encode_record(payload: bytes) -> bytes:
     if not 1 <= len(payload) <= MAX_RECORD:
         raise ValueError(f"a journal record holds 1 to {MAX_RECORD} bytes, not {len(payload)}")
     return _U32.pack(len(payload)) + payload + _U32.pack(zlib.crc32(payload))
+
+
+def game_record(game_id: bytes) -> bytes:
+    """The payload of the record that names a journal's game."""
+    if len(game_id) != GAME_ID_SIZE:
+        raise ValueError(f"a game id is {GAME_ID_SIZE} bytes, not {len(game_id)}")
+    return GAME_TAG + game_id
+
+
+def header(game_id: bytes | None) -> bytes:
+    """The start of a new journal: the header, and the game record when the game is known."""
+    return HEADER if game_id is None else HEADER + encode_record(game_record(game_id))
+
+
+def is_empty(path: Path | str) -> bool:
+    """True for a journal file that holds no message (a game that never got past its start-up).
+    Decided from the file's size alone, so listing many saved games reads none of them."""
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        return False
+    return size in (len(HEADER), GAME_RECORD_SIZE)
 
 
 def parse(data: bytes, path: Path | str = "<journal>") -> Scan:
@@ -100,11 +140,47 @@ def parse(data: bytes, path: Path | str = "<journal>") -> Scan:
     while offset < len(data):
         problem = _check_record(view, offset)
         if problem is not None:
-            return Scan(payloads, offset, _torn_tail(data, offset, problem, path))
+            return _scan(payloads, offset, _torn_tail(data, offset, problem, path))
         length = _U32.unpack_from(view, offset)[0]
         payloads.append(bytes(view[offset + _U32.size : offset + _U32.size + length]))
         offset += OVERHEAD + length
-    return Scan(payloads, offset, None)
+    return _scan(payloads, offset, None)
+
+
+def _game_of(records: list[bytes]) -> tuple[list[bytes], bytes | None]:
+    """The messages of a journal's records, and its game id (from its game record, if it has one)."""
+    first = records[0] if records else b""
+    if first.startswith(GAME_TAG) and len(first) == len(GAME_TAG) + GAME_ID_SIZE:
+        return records[1:], first[len(GAME_TAG) :]
+    return records, None
+
+
+def _scan(records: list[bytes], end: int, torn: TornTail | None) -> Scan:
+    payloads, game_id = _game_of(records)
+    return Scan(payloads, end, torn, game_id)
+
+
+def game_of_scan(scan: Scan) -> bytes | None:
+    """The game a journal belongs to: its game record's, or else its first message's game id."""
+    if scan.game_id is not None:
+        return scan.game_id
+    for payload in scan.payloads[:1]:
+        try:
+            return wire.SignedMessage.from_bytes(payload).game_id
+        except wire.WireError:
+            return None
+    return None
+
+
+def check_game(scan: Scan, game_id: bytes, path: Path | str) -> None:
+    """``ForeignJournal`` unless the journal ``scan`` belongs to ``game_id`` (or names no game)."""
+    found = game_of_scan(scan)
+    if found is not None and found != game_id:
+        raise ForeignJournal(
+            path,
+            f"this journal belongs to game {found.hex()[:12]}, not to game {game_id.hex()[:12]}; "
+            "it is refused as a whole (was the file copied into the wrong game's directory?)",
+        )
 
 
 def _check_record(view: memoryview, offset: int) -> str | None:
@@ -155,6 +231,20 @@ def _torn_tail(data: bytes, offset: int, reason: str, path: Path | str) -> TornT
     return TornTail(offset, len(data) - offset, reason)
 
 
+def _remove_if_empty(path: Path, handle: IO[bytes], created: bool) -> None:
+    """Close ``handle``; remove the journal too if this process created it and it holds no message
+    (the unlink comes first, while the lock still keeps every other process out)."""
+    if handle.closed:
+        return
+    try:
+        if created and is_empty(path):
+            path.unlink(missing_ok=True)
+    except OSError as exc:  # a journal that cannot be removed is only a leftover, skipped when listing
+        log.warning("%s: cannot remove the empty journal: %s", path, exc)
+    finally:
+        handle.close()
+
+
 _SEARCH_BUDGET = 64 * 1024 * 1024
 """Bytes checksummed at most while looking for intact records after a bad one (bounds the time)."""
 
@@ -177,22 +267,32 @@ def read(path: Path | str) -> Scan:
 class Journal:
     """A journal open for appending.  Use ``Journal.open(path)``; close it (or use ``with``)."""
 
-    def __init__(self, path: Path, handle: IO[bytes], scan: Scan) -> None:
+    def __init__(self, path: Path, handle: IO[bytes], scan: Scan, *, created: bool = False) -> None:
         self.path = path
         self._handle = handle
         self._fd = handle.fileno()
         self._end = scan.end
         self._count = len(scan.payloads)
+        self.game_id = scan.game_id
         self.repaired = scan.torn
         """The torn tail cut off when the journal was opened, if there was one."""
         self._broken: str | None = None
+        self._created = created
+        # A journal created here and never written to is removed however this process ends
+        # (closed, an exception, Ctrl-C): an empty journal is not a game to list or resume.
+        self._finalizer = weakref.finalize(self, _remove_if_empty, path, handle, created)
 
     @classmethod
-    def open(cls, path: Path | str, *, create: bool = True) -> Journal:
-        """Open (creating it if ``create``) for appending: lock it, read it, cut off a torn tail."""
+    def open(cls, path: Path | str, *, game_id: bytes | None = None, create: bool = True) -> Journal:
+        """Open (creating it if ``create``) for appending: lock it, read it, cut off a torn tail.
+
+        With ``game_id``, a new journal names that game in its game record, and an existing one
+        that belongs to another game is refused as a whole (``ForeignJournal``)."""
         path = Path(path)
-        if create and not path.exists() and atomic_create(path, HEADER, mode=0o600):
+        created = False
+        if create and not path.exists() and atomic_create(path, header(game_id), mode=0o600):
             log.info("created journal %s", path)
+            created = True
         try:
             # Kept open for the journal's lifetime (closed by ``close``), hence no ``with``.
             handle = open(path, "r+b", buffering=0)  # noqa: SIM115
@@ -203,13 +303,17 @@ class Journal:
         try:
             try_lock(handle, path)
             scan = parse(handle.read(), path)
+            if game_id is not None:
+                check_game(scan, game_id, path)
             if scan.torn is not None:
                 log.warning("%s: %s; cutting it off", path, scan.torn)
                 os.ftruncate(handle.fileno(), scan.end)
                 os.fsync(handle.fileno())
-            return cls(path, handle, scan)
+            return cls(path, handle, scan, created=created)
         except BaseException:
             handle.close()
+            if created:
+                path.unlink(missing_ok=True)
             raise
 
     def __len__(self) -> int:
@@ -240,6 +344,7 @@ class Journal:
             raise StoreError(self.path, f"cannot append to the journal: {exc.strerror or exc}") from exc
         self._end += len(record)
         self._count += 1
+        self._finalizer.detach()  # a journal with a message is a game: it stays
 
     def _undo(self, exc: OSError) -> None:
         try:
@@ -268,8 +373,17 @@ class Journal:
 
     def close(self) -> None:
         """Close (releasing the lock).  Records appended without ``flush`` are not fsynced here: the
-        next fsync (or the operating system) takes care of them."""
-        self._handle.close()
+        next fsync (or the operating system) takes care of them.  A journal this process created
+        and never wrote a message to is removed."""
+        if self._finalizer.alive:
+            self._finalizer()
+        else:
+            self._handle.close()
+
+    @property
+    def empty(self) -> bool:
+        """No message has been appended (nor was there one when it was opened)."""
+        return self._count == 0
 
     @property
     def closed(self) -> bool:

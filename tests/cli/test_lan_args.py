@@ -69,7 +69,7 @@ BAD = [
     (["list", "--interface", "nosuch0"], "no such interface"),
     (["resume", "zz"], "GAME_ID is the game's id in hex"),
     (["resume", "abcdef12"], "no saved game has an id starting with abcdef12"),
-    (["resume"], "there is no unfinished network game to resume"),
+    (["resume"], "there is no unfinished game to resume"),
     (["resume", "--auto", "genius"], "--auto must be one of"),
 ]
 
@@ -84,13 +84,13 @@ def test_bad_input_is_a_clear_error_with_exit_status_2(
     assert "Traceback" not in err
 
 
-def test_an_offline_game_cannot_be_resumed_on_the_network(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_finished_offline_game_is_not_resumed(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "play", "durak", "--players", "2", "--auto", "easy", "--level", "easy",
                        "--json", "--seed", "5", "--dealer", "seeded")
     assert code == 0
     game_id = [json.loads(line) for line in out.splitlines()][-1]["game_id"]
-    code, _, err = run(capsys, "resume", game_id[:10])
-    assert code == 2 and "was not played on the network" in err
+    code, out, _ = run(capsys, "resume", game_id[:10])
+    assert code == 0 and "This game is over" in out
 
 
 # ============================================================================ the pieces

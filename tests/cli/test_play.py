@@ -18,7 +18,7 @@ from rich.console import Console
 from p2pcards import games
 from p2pcards.cli import main
 from p2pcards.cli.play import Session
-from p2pcards.cli.screen import describe, menu
+from p2pcards.cli.screen import describe, menu, words
 from p2pcards.games.azi.view import AziView
 from p2pcards.games.rng import Rng
 from p2pcards.local import LocalRoom
@@ -98,14 +98,16 @@ def test_json_input_reports_mistakes_and_end_of_input_leaves(
     monkeypatch.setattr(sys, "stdin", io.StringIO("zz\n99\nhelp\n1\n1\n"))
     code, text, _ = run(capsys, "play", "durak", "--players", "2", "--json", "--seed", "1",
                         "--dealer", "seeded", "--level", "easy", "--no-save")
-    assert code == 0
+    assert code == 3  # the input ended before the match did
     events = lines(text)
     errors = [e for e in events if e["event"] == "error"]
     assert [e["input"] for e in errors] == ["zz", "99"]
     assert "not a move" in errors[0]["message"] and "no move 99" in errors[1]["message"]
+    assert next(e for e in events if e["event"] == "help")["text"].startswith('Answer "Your move"')
     mine = [e for e in events if e["event"] == "move" and e["seat"] == 0]
-    assert len(mine) == 2
-    assert events[-1]["event"] == "left" and "saved" not in [e["event"] for e in events]
+    assert len(mine) == 2  # a program answers every turn, even one with a single move
+    assert events[-1]["event"] == "left" and events[-1]["input_ended"]
+    assert "saved" not in [e["event"] for e in events]
 
 
 @pytest.mark.parametrize(
@@ -201,9 +203,23 @@ def test_a_run_of_bets_is_one_entry_that_asks_for_the_amount() -> None:
 
 def test_engine_summaries_get_the_players_names() -> None:
     names = ("You", "Anna", "Boris")
-    named = describe.with_names("seat 2 wins 30; seat 0 gets 5 back", names)
-    assert named == "Boris wins 30; You get 5 back"
-    assert describe.with_names("seats 0, 1 and 2 went out", names) == "You, Anna and Boris went out"
+    named = words.with_names("seat 2 wins 30; seat 0 gets 5 back", names)
+    assert named == "Boris wins 30; you get 5 back"
+    assert words.with_names("seats 0, 1 and 2 went out", names) == "You, Anna and Boris went out"
+    # Mid-sentence "you", cards with their suit symbols, as everywhere else on the screen.
+    assert words.with_names("not allowed: seat 0 must bid", names) == "not allowed: you must bid"
+    assert words.with_names("KC is not a trump (D2)", names) == "K♣ is not a trump (D2)"
+
+
+def test_the_deal_and_the_shuffle_progress_speak_of_people() -> None:
+    names = ("You", "Anna")
+    assert describe.deal_line(0, 2, "mental") == (
+        "Hand 1: the deck was shuffled by both seats (2 proofs of shuffle checked).")
+    assert "all 3 seats" in describe.deal_line(0, 3, "mental")
+    assert describe.progress("shuffle", (0,), names, 0) == (
+        "hand 1: Your proof of shuffle verified; Anna shuffles")
+    assert describe.progress("shuffle", (1,), ("Anna", "You"), 0).endswith("dealing")
+    assert describe.progress("key_reveal", (0, 1), names, 0) == "hand 1: You shuffle the deck"
 
 
 # ============================================================================ the screen, scripted

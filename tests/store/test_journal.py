@@ -13,15 +13,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pcards.store import JournalBusy, JournalCorrupt, NotAJournal, StoreError
+from p2pcards.store import (
+    ForeignJournal,
+    GameStore,
+    JournalBusy,
+    JournalCorrupt,
+    NotAJournal,
+    StoreError,
+    saved_games,
+)
 from p2pcards.store import journal as jf
 from p2pcards.store.journal import Journal
+from p2pcards.wire import Envelope, key_from_seed, sign
+
+GAME = bytes(range(32))
 
 PAYLOADS = [b"genesis", bytes(range(256)) * 3, b"\x00\x01", b"the last record: " + bytes(range(40))]
 
 
-def make(path: Path, payloads: list[bytes]) -> Path:
-    with Journal.open(path) as j:
+def make(path: Path, payloads: list[bytes], game_id: bytes | None = None) -> Path:
+    with Journal.open(path, game_id=game_id) as j:
         for p in payloads:
             j.append(p, flush=False)
     return path
@@ -36,11 +47,61 @@ def test_the_format_is_header_then_length_payload_crc(tmp_path: Path) -> None:
     assert jf.read(path).payloads == [b"abc", b"de"]
 
 
-def test_a_new_journal_is_private_and_holds_only_the_header(tmp_path: Path) -> None:
-    with Journal.open(tmp_path / "j") as j:
-        assert len(j) == 0 and j.payloads() == []
-    assert (tmp_path / "j").read_bytes() == jf.HEADER
-    assert stat.S_IMODE((tmp_path / "j").stat().st_mode) == 0o600
+def test_a_new_journal_is_private_and_names_its_game(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j", game_id=GAME) as j:
+        assert len(j) == 0 and j.payloads() == [] and j.game_id == GAME
+        assert (tmp_path / "j").read_bytes() == jf.HEADER + jf.encode_record(jf.GAME_TAG + GAME)
+        assert stat.S_IMODE((tmp_path / "j").stat().st_mode) == 0o600
+        j.append(b"genesis", flush=True)
+    scan = jf.read(tmp_path / "j")
+    assert scan.game_id == GAME and scan.payloads == [b"genesis"]
+
+
+def test_a_journal_that_never_got_a_message_is_removed_on_close(tmp_path: Path) -> None:
+    # Ctrl-C during a game's start-up: nothing is left that would look like a saved game.
+    with Journal.open(tmp_path / "j", game_id=GAME):
+        assert (tmp_path / "j").exists()
+    assert not (tmp_path / "j").exists()
+    with pytest.raises(KeyboardInterrupt), Journal.open(tmp_path / "j", game_id=GAME):
+        raise KeyboardInterrupt
+    assert not (tmp_path / "j").exists()
+    # One that existed before is never removed, even when it holds nothing.
+    (tmp_path / "old").write_bytes(jf.header(GAME))
+    Journal.open(tmp_path / "old", game_id=GAME).close()
+    assert (tmp_path / "old").exists()
+
+
+def test_an_empty_journal_left_by_a_killed_process_is_no_saved_game(_private_home: Path) -> None:
+    directory = _private_home / "games" / GAME.hex()
+    directory.mkdir(parents=True)
+    (directory / "journal").write_bytes(jf.header(GAME))  # what kill -9 during the start-up leaves
+    assert jf.is_empty(directory / "journal") and saved_games() == []
+    with GameStore.open(GAME) as g:
+        g.persist(b"genesis", own=True)
+    assert saved_games() == [GAME] and not jf.is_empty(directory / "journal")
+
+
+def test_a_journal_of_another_game_is_refused_as_a_whole(tmp_path: Path) -> None:
+    other = bytes(reversed(GAME))
+    path = make(tmp_path / "j", [b"one", b"two"], game_id=other)
+    before = path.read_bytes()
+    words = f"belongs to game {other.hex()[:12]}, not to game {GAME.hex()[:12]}"
+    with pytest.raises(ForeignJournal, match=words):
+        Journal.open(path, game_id=GAME)
+    assert path.read_bytes() == before  # nothing read into the game, nothing cut or repaired
+    with Journal.open(path, game_id=other) as j:
+        assert j.payloads() == [b"one", b"two"]
+
+
+def test_a_journal_without_a_game_record_is_known_by_its_first_message(tmp_path: Path) -> None:
+    key = key_from_seed(bytes(32))
+    env = Envelope(game_id=GAME, step=0, seat=0, prev=bytes(32), kind="genesis", body=b"g")
+    message = sign(env, key).data
+    (tmp_path / "j").write_bytes(jf.HEADER + jf.encode_record(message))  # as older versions wrote them
+    with pytest.raises(ForeignJournal):
+        Journal.open(tmp_path / "j", game_id=bytes(reversed(GAME)))
+    with Journal.open(tmp_path / "j", game_id=GAME) as j:
+        assert j.payloads() == [message]
 
 
 def test_appends_survive_reopening(tmp_path: Path) -> None:
@@ -225,6 +286,7 @@ def test_not_a_journal(tmp_path: Path, content: bytes, words: str) -> None:
 
 
 def test_one_writer_at_a_time(tmp_path: Path) -> None:
+    make(tmp_path / "j", [b"one"])
     with Journal.open(tmp_path / "j"), pytest.raises(JournalBusy, match="another p2pcards process"):
         Journal.open(tmp_path / "j")
     with Journal.open(tmp_path / "j"):  # released on close

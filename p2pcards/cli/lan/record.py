@@ -168,5 +168,5 @@ def computer_store(game_id: bytes, seat: int) -> GameStore:
     """The journal and secrets of the host's computer player in ``seat``."""
     directory = store_paths.game_dir(game_id) / "computers" / f"seat-{seat}"
     store_paths.ensure_private_dir(directory)
-    journal = Journal.open(directory / "journal")
+    journal = Journal.open(directory / "journal", game_id=game_id)
     return GameStore(game_id, directory, journal, Secrets(directory / "secrets"))

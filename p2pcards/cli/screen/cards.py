@@ -68,3 +68,8 @@ def move(text: str) -> Text:
 
 def plain_move(text: str) -> str:
     return move(text).plain
+
+
+def symbols(text: str) -> str:
+    """Prose with its cards written with suit symbols (``KC is not a trump`` -> ``K♣ is not a trump``)."""
+    return _CARD_TOKEN.sub(lambda m: card_display(parse_card(m.group(0))), text)

@@ -1,8 +1,10 @@
 """The numbered legal moves, and reading what the player typed.
 
-A player may type a move's number, the move itself (``play AS``, ``beat 7h 9h``, ``bid 4``), or only
-a card (``10h``): the one legal move that uses that card, if there is exactly one.  A run of bets or
-raises (Azi: ``bet 5`` .. ``bet 1000``) is one entry of the menu; its number asks for the amount.
+A player may type a move's number, the move itself (``play AS``, ``beat 7h 9h``, ``bid 4``,
+``discard 8s``), or only a card (``10h``): the one legal move that uses that card, if there is
+exactly one.  A run of bets or raises (Azi: ``bet 5`` .. ``bet 1000``) is one entry of the menu; its
+number, or its verb alone (``raise``), asks for the amount.  What each move is called, its hint and
+where it stands in the list come from the game's face (``p2pcards.cli.screen.faces``).
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ from rich.table import Table
 from rich.text import Text
 
 from p2pcards.cli.screen import cards as cv
+from p2pcards.cli.screen.faces import Face
 from p2pcards.games import ActionError, Rules, View
-from p2pcards.games.azi.view import AziView
 from p2pcards.games.cards import CardError, card_display, parse_card
+
+ROWS = 6
+"""Rows of the menu at most, so that a whole turn fits an 80x24 terminal."""
 
 COMMANDS = {
     "help": "help", "h": "help", "?": "help",
@@ -23,6 +28,7 @@ COMMANDS = {
     "quit": "quit", "q": "quit", "exit": "quit", "leave": "quit",
     "table": "table", "t": "table", "moves": "table", "m": "table", "look around": "table",
 }
+"""What may be typed at any prompt of a game, besides moves."""
 
 
 @dataclass(frozen=True)
@@ -37,19 +43,21 @@ class Entry:
     high: int = 0
     card_ids: tuple[int, ...] = ()
     """The cards this move uses (a discard's card too, when the seat has seen it)."""
+    shown: str = ""
+    """The move as the menu shows it, when not its text (Azi: ``discard 8♠`` for ``discard #2``)."""
 
     @property
     def is_run(self) -> bool:
         return bool(self.verb)
 
-    def label(self) -> Text:
+    def label(self, hints: bool = True) -> Text:
         if self.is_run:
             body = Text(f"{self.verb} N", style="bold")
             body.append(f"  (N from {self.low} to {self.high})", style="")
         else:
-            body = cv.move(self.text)
+            body = cv.move(self.shown or self.text)
             body.stylize("bold")
-        if self.hint:
+        if self.hint and hints:
             body.append(f"  {self.hint}", style="dim")
         return body
 
@@ -82,8 +90,11 @@ Resolution = Chosen | NeedAmount | Command | Problem
 # ============================================================================ building the menu
 
 
-def build(rules: Rules, view: View) -> list[Entry]:
-    entries: list[Entry] = []
+def build(rules: Rules, view: View, face: Face | None = None) -> list[Entry]:
+    """The numbered moves of ``view``: its legal actions, a run of bets or raises as one entry, in
+    the order, with the labels and hints, of the game's face."""
+    face = face or Face((), view.seat)
+    singles: list[tuple[tuple[object, ...], str]] = []
     run: dict[str, list[int]] = {}
     for action in view.legal_actions:
         text = rules.action_text(action)
@@ -91,24 +102,29 @@ def build(rules: Rules, view: View) -> list[Entry]:
         if verb in ("bet", "raise") and arg.isdigit():
             run.setdefault(verb, []).append(int(arg))
             continue
-        hint = _hint(rules.name, text, view)
-        entries.append(Entry(len(entries) + 1, text, hint, card_ids=_cards_of(text, view)))
+        singles.append((face.menu_key(text, view), text))
+    singles.sort(key=lambda pair: pair[0])  # stable: the engine's order where the face gives none
+    entries: list[Entry] = []
+    for _, text in singles:
+        label = face.label(text, view)
+        entries.append(Entry(len(entries) + 1, text, face.hint(text, view),
+                             card_ids=face.move_cards(text, view), shown="" if label == text else label))
     for verb, amounts in run.items():
         low, high = min(amounts), max(amounts)
         if low == high:
             text = f"{verb} {low}"
-            entries.append(Entry(len(entries) + 1, text, _hint(rules.name, text, view)))
+            entries.append(Entry(len(entries) + 1, text, face.hint(text, view)))
         else:
-            hint = _hint(rules.name, verb, view)
-            entries.append(Entry(len(entries) + 1, f"{verb} {low}", hint, verb, low, high))
+            entries.append(Entry(len(entries) + 1, f"{verb} {low}", face.hint(verb, view), verb, low, high))
     return entries
 
 
-def render(entries: list[Entry], rows: int = 7) -> Table:
-    """The numbered moves; a long list of short moves (Spades' bids) in several columns."""
+def render(entries: list[Entry], rows: int = ROWS) -> Table:
+    """The numbered moves in at most ``rows`` rows: a longer list goes in columns, without the hints
+    when they would not fit in 80 columns."""
     grid = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1, 0, 0))
-    short = all(len(e.label().plain) <= 30 for e in entries)
-    columns = 1 if len(entries) <= rows + 1 or not short else -(-len(entries) // rows)
+    columns = max(1, -(-len(entries) // rows))
+    hints = columns == 1 or all(len(e.label().plain) <= 76 // columns - 4 for e in entries)
     height = -(-len(entries) // columns)
     for _ in range(columns):
         grid.add_column(justify="right", style="cyan")
@@ -118,57 +134,11 @@ def render(entries: list[Entry], rows: int = 7) -> Table:
         for c in range(columns):
             i = c * height + r
             if i < len(entries):
-                cells += [f"{entries[i].number:>2}", entries[i].label()]
+                cells += [f"{entries[i].number:>2}", entries[i].label(hints)]
             else:
                 cells += ["", ""]
         grid.add_row(*cells)
     return grid
-
-
-def _cards_of(text: str, view: View) -> tuple[int, ...]:
-    found = tuple(cv.cards_in(text))
-    if text.startswith("discard #") and isinstance(view, AziView):
-        slot = int(text.removeprefix("discard #")) - 1
-        if len(view.hand) == view.hand_sizes[view.seat] and 0 <= slot < len(view.hand):
-            return (view.hand[slot],)
-    return found
-
-
-def _hint(game: str, text: str, view: View) -> str:
-    verb, _, arg = text.partition(" ")
-    if game == "durak":
-        if verb == "beat":
-            a, d = cv.cards_in(text)
-            return f"cover {card_display(a)} with {card_display(d)}"
-        return {
-            "add": "throw it in",
-            "take": "pick up every card on the table",
-            "pass": "throw in nothing more",
-            "show": "you hold no trump" if arg == "none" else "your lowest trump (the lowest trump leads)",
-        }.get(verb, "")
-    if game == "spades":
-        if text == "bid nil":
-            return "take no trick: ±100"
-        return ""
-    if game == "azi" and isinstance(view, AziView):
-        me = view.seat
-        if verb == "discard":
-            cs = _cards_of(text, view)
-            return f"({card_display(cs[0])}, kept secret)" if cs else "(a card you have not seen)"
-        if verb == "bet":
-            return "open the betting" + (" (a blind bet counts double)" if view.blind[me] else "")
-        if verb == "raise":
-            blind = " (counts double: blind)" if view.blind[me] else ""
-            return f"pay {view.call_cost} to call and N more{blind}"
-        return {
-            "fold": "give up the hand (what you paid stays in the pot)",
-            "call": f"pay {view.call_cost} to match the bet",
-            "allin": f"pay all your {view.stacks[me]} chips",
-            "look": "look at your cards (you stop playing blind)",
-            "buyin": f"pay {view.buy_in_price} to join the azi replay",
-            "decline": "sit out the azi replay",
-        }.get(verb, "")
-    return ""
 
 
 # ============================================================================ reading input
@@ -187,22 +157,28 @@ def resolve(raw: str, entries: list[Entry], rules: Rules) -> Resolution:
             return Problem(f"There is no move {number}: choose a number from 1 to {len(entries)}.")
         entry = entries[number - 1]
         return NeedAmount(entry) if entry.is_run else Chosen(entry.text)
+    runs = [e for e in entries if e.is_run and e.verb == lowered]
+    if runs:
+        return NeedAmount(runs[0])  # ``raise`` alone asks for the amount, as its number does
     try:
         action = rules.parse_action(typed)
     except ActionError as exc:
-        parse_error: str | None = exc.reason
+        parse_error = exc.reason
     else:
         return Chosen(rules.action_text(action))
-    by_cards = _by_cards(typed, entries, rules)
+    first, _, rest = lowered.partition(" ")
+    same_verb = [e for e in entries if not e.is_run and e.text.split()[0] == first]
+    by_cards = _by_cards(rest, same_verb, rules) if rest and same_verb else None  # ``discard 8s``
+    if by_cards is None:
+        by_cards = _by_cards(typed, entries, rules)
     if by_cards is not None:
         return by_cards
-    first = lowered.split()[0]
     if any(first == e.text.split()[0] or first == e.verb for e in entries) and parse_error:
-        return Problem(parse_error[:1].upper() + parse_error[1:])
-    example = entries[0].text.lower() if entries else "play 10h"
+        return Problem(cv.symbols(parse_error[:1].upper() + parse_error[1:]))
+    example = (entries[0].shown or entries[0].text).lower() if entries else "play 10h"
     return Problem(
         f"'{typed}' is not a move, a move number or a card. Type a number from 1 to {len(entries)}, "
-        f"a move as listed (e.g. '{example}'), a card (e.g. '10h'), or 'help'."
+        f"a move as listed (e.g. '{cv.plain_move(example)}'), a card (e.g. '10h'), or 'help'."
     )
 
 
@@ -211,6 +187,8 @@ def _by_cards(typed: str, entries: list[Entry], rules: Rules) -> Resolution | No
     try:
         wanted = [parse_card(word) for word in typed.split()]
     except CardError:
+        return None
+    if not wanted:
         return None
     missing = [c for c in wanted if c not in rules.deck]
     if missing:
@@ -221,12 +199,16 @@ def _by_cards(typed: str, entries: list[Entry], rules: Rules) -> Resolution | No
         return Chosen(matches[0].text)
     if not matches:
         return Problem(f"No legal move uses {shown} now. Choose one of the numbered moves.")
-    options = ", ".join(f"{e.number} ({cv.plain_move(e.text)})" for e in matches)
+    options = ", ".join(f"{e.number} ({cv.plain_move(e.shown or e.text)})" for e in matches)
     return Problem(f"{shown} fits {len(matches)} moves: {options}. Type the number of the one you mean.")
 
 
-def resolve_amount(raw: str, entry: Entry) -> Chosen | Problem:
-    typed = raw.strip().lower().removeprefix(entry.verb).strip()
+def resolve_amount(raw: str, entry: Entry) -> Chosen | Problem | Command:
+    """The answer to "how many chips?": an amount in the run's range (or a command: quit, help…)."""
+    lowered = " ".join(raw.strip().lower().split())
+    if lowered in COMMANDS:
+        return Command(COMMANDS[lowered])
+    typed = lowered.removeprefix(entry.verb).strip()
     if not typed.isdigit() or not entry.low <= int(typed) <= entry.high:
         return Problem(f"{entry.verb.capitalize()} how many chips? A whole number from {entry.low} to "
                        f"{entry.high}.")

@@ -1,0 +1,151 @@
+"""Each game's drawing and wording, one module per game, found by the game's name.
+
+``face_for("durak", names, me)`` imports ``p2pcards.cli.screen.faces.durak`` and builds its ``Face``:
+the screen asks it to draw the table, name moves, explain what a move led to, give the menu's hints
+and describe results, and nothing else in the screen knows which game is played.  A fourth game
+needs one new module here with a ``Face`` subclass; a game without one gets ``Face`` itself, which
+shows the hand and the moves as the engine writes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import import_module
+from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from p2pcards.cli.screen import cards as cv
+from p2pcards.cli.screen import words
+from p2pcards.games import UNKNOWN, HandState, Match, View
+from p2pcards.games.cards import card_text
+
+TURN = "▶"
+
+
+class Face:
+    """The game-specific part of the screen, for one seat (``me``) at a table of ``names``."""
+
+    example = "play 7h"
+    """A move to show in the first help line."""
+    trump_suit = -1
+    """The suit sorted last in a hand (Spades: spades)."""
+
+    def __init__(self, names: Sequence[str], me: int) -> None:
+        self.names = tuple(names)
+        self.me = me
+
+    # ------------------------------------------------------------------ drawing
+
+    def table(self, view: View) -> list[RenderableType]:
+        """The table as ``view``'s seat sees it, hand included (a few lines, 80 columns)."""
+        return [self.hand_line(view)]
+
+    def hand_line(self, view: View, trump_suit: int | None = None) -> Text:
+        suit = self.trump_suit if trump_suit is None else trump_suit
+        unseen = self.unseen(view)
+        line = Text("Your hand: ", style="bold")
+        if view.hand:
+            line.append_text(cv.cards(cv.sorted_hand(view.hand, suit)))
+        if unseen and view.hand:
+            line.append(f"  and {words.count(unseen, 'card')} you have not looked at", style="dim")
+        elif unseen:
+            line.append(f"{words.count(unseen, 'card')}, not looked at yet", style="dim")
+        elif not view.hand:
+            line.append("no cards", style="dim")
+        return line
+
+    def unseen(self, view: View) -> int:
+        """Cards in this seat's hand that it has not seen (Azi: playing blind)."""
+        return 0
+
+    def who(self, view: View, seat: int) -> Text:
+        """A seat's name in a seat grid, with the turn marker."""
+        text = Text()
+        text.append(TURN + " " if view.to_act == seat else "  ", style="bold yellow")
+        text.append(self.names[seat], style="bold" if seat == self.me else "")
+        return text
+
+    # ------------------------------------------------------------------ wording
+
+    def name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def you(self, seat: int) -> bool:
+        return seat == self.me
+
+    def move(self, seat: int, text: str) -> Text:
+        """``seat`` made the move ``text``: one sentence (``Anna attacks with 7♥``)."""
+        line = Text(f"{self.name(seat)} ", style="bold")
+        line.append_text(cv.move(text))
+        return line
+
+    def after(self, seat: int, text: str, before: View | None, now: View | None) -> list[Text]:
+        """What ``seat``'s move led to, from the seat's views before and after it (a trick taken,
+        a bout beaten off, cards drawn)."""
+        return []
+
+    def before_move(self, seat: int, text: str, before: View | None) -> list[Text]:
+        """What happened between the last move and this one that the players should know (Durak:
+        the cards drawn from the talon), from the seat's view just before this move."""
+        return []
+
+    def ends_group(self, seat: int, text: str, before: View | None, now: View | None) -> bool:
+        """The move closed a trick, a bout or a betting round (the log starts a new line)."""
+        return False
+
+    def hint(self, text: str, view: View) -> str:
+        """A few words on what a move of the menu does."""
+        return ""
+
+    def label(self, text: str, view: View) -> str:
+        """How a move is shown in the menu (its text, unless the game shows it another way)."""
+        return text
+
+    def move_cards(self, text: str, view: View) -> tuple[int, ...]:
+        """The cards a move uses, for choosing it by typing a card."""
+        return tuple(cv.cards_in(text))
+
+    def menu_key(self, text: str, view: View) -> tuple[Any, ...]:
+        """Where a move stands in the menu (the engine's order unless the game sorts them)."""
+        return ()
+
+    def forced(self, view: View, legal: Sequence[str]) -> str | None:
+        """The move to make without asking, if there is nothing to choose."""
+        return legal[0] if len(legal) == 1 else None
+
+    def hand_result(self, state: HandState, summary: str) -> list[Text]:
+        return [Text(words.with_names(line, self.names, self.me)) for line in summary.splitlines()]
+
+    def match_result(self, match: Match | None, summary: str) -> list[Text]:
+        return [Text(words.with_names(summary, self.names, self.me), style="bold")]
+
+    # ------------------------------------------------------------------ for programs (--json)
+
+    def view_json(self, view: View) -> dict[str, Any]:
+        """The table as the seat knows it, as plain values (cards as text: ``7H``, ``10S`` is ``TS``)."""
+        return {"hand": [card_text(c) for c in view.hand], "to_act": view.to_act}
+
+    def result_json(self, state: HandState) -> dict[str, Any]:
+        return {}
+
+    def standings_json(self, match: Match | None) -> dict[str, Any]:
+        return {}
+
+
+def card_or_none(c: int) -> str | None:
+    return None if c == UNKNOWN or c < 0 else card_text(c)
+
+
+def face_for(game: str, names: Sequence[str], me: int) -> Face:
+    """The face of ``game`` (``Face`` itself for a game without a module of its own)."""
+    try:
+        module = import_module(f"{__name__}.{game}")
+    except ModuleNotFoundError:
+        return Face(names, me)
+    face: Face = module.Face(names, me)
+    return face
+
+
+__all__ = ["TURN", "Face", "card_or_none", "face_for"]

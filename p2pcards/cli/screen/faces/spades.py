@@ -1,0 +1,158 @@
+"""Spades on the screen: the two partnerships, bids and tricks, the trick on the table, the last one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from p2pcards.cli.screen import cards as cv
+from p2pcards.cli.screen import faces, words
+from p2pcards.cli.screen.words import YOU
+from p2pcards.games import HandState, Match, View
+from p2pcards.games.cards import SPADES, card_text
+from p2pcards.games.spades.match import SpadesMatch
+from p2pcards.games.spades.scoring import TEAMS, HandResult
+from p2pcards.games.spades.state import SpadesView
+
+
+class Face(faces.Face):
+    example = "play 7h"
+    trump_suit = SPADES
+
+    def team(self, t: int) -> str:
+        a, b = TEAMS[t]
+        return f"{self.name(a)} & {self.name(b)}"
+
+    # ------------------------------------------------------------------ drawing
+
+    def table(self, view: View) -> list[RenderableType]:
+        v = _spades(view)
+        head = Text(f"Dealer: {self.name(v.dealer)}   spades ")
+        head.append("broken" if v.spades_broken else "not broken yet")
+        grid = Table(box=None, show_header=True, header_style="dim", pad_edge=False, padding=(0, 2, 0, 0))
+        for h in ("", "bid", "tricks", "cards", "team score", ""):
+            grid.add_column(h)
+        played = dict(v.trick)
+        for seat in range(4):
+            bid = v.bids[seat]
+            in_trick = Text()
+            if seat in played:
+                in_trick.append("plays ")
+                in_trick.append_text(cv.card(played[seat]))
+                if v.trick and v.trick[0][0] == seat:
+                    in_trick.append(" (led)", style="dim")
+            t = 0 if seat in TEAMS[0] else 1
+            team = f"{v.scores[t]}, {words.count(v.bags[t], 'bag')}" if seat == TEAMS[t][0] else ""
+            cards_left = 13 - sum(v.tricks_won) - (1 if seat in played else 0)
+            grid.add_row(self.who(v, seat), "—" if bid is None else ("nil" if bid == 0 else str(bid)),
+                         str(v.tricks_won[seat]), str(cards_left), team, in_trick)
+        contracts = Text("Contracts: ", style="dim")
+        for t in (0, 1):
+            a, b = TEAMS[t]
+            took = v.tricks_won[a] + v.tricks_won[b]
+            gap = "   " if t else ""
+            contracts.append(f"{gap}{self.team(t)} {v.contracts[t]} (taken {took})", style="dim")
+        lines: list[RenderableType] = [head, grid, contracts]
+        if v.last_trick:
+            last = Text("Last trick: ", style="dim")
+            for i, (seat, c) in enumerate(v.last_trick):
+                if i:
+                    last.append("  ")
+                last.append(f"{self.name(seat)} ")
+                last.append_text(cv.card(c))
+            last.append(f"  ({self.name(v.leader)} took it)", style="dim")
+            lines.append(last)
+        lines.append(self.hand_line(v))
+        return lines
+
+    # ------------------------------------------------------------------ wording
+
+    def move(self, seat: int, text: str) -> Text:
+        name = self.name(seat)
+        you = name == YOU
+        verb, _, arg = text.partition(" ")
+        line = Text(f"{name} ", style="bold")
+        if text == "bid nil":
+            line.append("bid nil" if you else "bids nil")
+        elif verb in ("bid", "play"):
+            line.append(verb if you else verb + "s")
+            line.append(" ")
+            line.append_text(cv.move(arg))
+        else:
+            line.append_text(cv.move(text))
+        return line
+
+    def after(self, seat: int, text: str, before: View | None, now: View | None) -> list[Text]:
+        if not text.startswith("play ") or not isinstance(now, SpadesView):
+            return []
+        played = cv.cards_in(text)[0]
+        if now.trick or not now.last_trick or now.last_trick[-1] != (seat, played):
+            return []
+        winner = self.name(now.leader)
+        return [Text(f"{winner} {words.verb(winner, 'takes')} the trick.", style="dim")]
+
+    def ends_group(self, seat: int, text: str, before: View | None, now: View | None) -> bool:
+        return bool(self.after(seat, text, before, now)) or (
+            isinstance(now, SpadesView) and text.startswith("bid") and all(b is not None for b in now.bids))
+
+    def hint(self, text: str, view: View) -> str:
+        return "take no trick: ±100" if text == "bid nil" else ""
+
+    def hand_result(self, state: HandState, summary: str) -> list[Text]:
+        r = state.result
+        if not isinstance(r, HandResult):
+            return super().hand_result(state, summary)
+        bids = ", ".join(f"{self.name(s)} {'nil' if b == 0 else b}" for s, b in enumerate(r.bids))
+        tricks = ", ".join(f"{self.name(s)} {t}" for s, t in enumerate(r.tricks))
+        lines = [Text(f"Bids: {bids}"), Text(f"Tricks: {tricks}")]
+        for team in r.teams:
+            body = team.line().split(": ", 1)[1]
+            lines.append(Text(f"{self.team(team.team)}: {body}", style="bold"))
+        return lines
+
+    def match_result(self, match: Match | None, summary: str) -> list[Text]:
+        if not isinstance(match, SpadesMatch):
+            return super().match_result(match, summary)
+        n = match.hands_played
+        scores = "; ".join(f"{self.team(t)} {match.scores[t]} points, {words.count(match.bags[t], 'bag')}"
+                           for t in (0, 1))
+        line = Text(f"After {words.count(n, 'hand')}: {scores}.", style="bold")
+        if match.winner is None:
+            return [line]
+        winners = self.team(match.winner)
+        ours = self.me in TEAMS[match.winner]
+        return [line, Text(f"{winners} win." + (" Well played!" if ours else ""), style="bold")]
+
+    # ------------------------------------------------------------------ for programs
+
+    def view_json(self, view: View) -> dict[str, Any]:
+        v = _spades(view)
+        return {
+            **super().view_json(v), "dealer": v.dealer, "bids": list(v.bids), "tricks": list(v.tricks_won),
+            "trick": [[s, card_text(c)] for s, c in v.trick], "leader": v.leader,
+            "last_trick": [[s, card_text(c)] for s, c in v.last_trick], "spades_broken": v.spades_broken,
+            "scores": list(v.scores), "bags": list(v.bags), "contracts": list(v.contracts),
+        }
+
+    def result_json(self, state: HandState) -> dict[str, Any]:
+        r = state.result
+        if not isinstance(r, HandResult):
+            return {}
+        return {"bids": list(r.bids), "tricks": list(r.tricks),
+                "teams": [{"seats": list(TEAMS[t.team]), "points": t.points, "score": t.score, "bags": t.bags,
+                           "contract": t.contract, "made": t.made} for t in r.teams]}
+
+    def standings_json(self, match: Match | None) -> dict[str, Any]:
+        if not isinstance(match, SpadesMatch):
+            return {}
+        return {"teams": [{"seats": list(TEAMS[t]), "score": match.scores[t], "bags": match.bags[t]}
+                          for t in (0, 1)],
+                "hands_played": match.hands_played, "target": match.rules.target, "winner": match.winner}
+
+
+def _spades(view: View) -> SpadesView:
+    assert isinstance(view, SpadesView), "the Spades face draws Spades views"
+    return view

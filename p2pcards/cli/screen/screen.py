@@ -1,0 +1,318 @@
+"""The one game screen of ``play``, ``host``, ``join`` and ``resume``.
+
+It consumes the events of one seat's replica (``p2pcards.table.outputs``), whatever carries them —
+``LocalRoom`` offline, a ``Node`` on the LAN — reads what it needs from that replica, and writes the
+screen for people or JSON lines for programs.  Each kind of event is drawn by one function of the
+registry ``RENDERERS`` (``@renders(Kind)``); a kind without one is ignored, so a shell or a newer
+table may send events this screen does not know.  What differs between games is asked of the game's
+face (``faces``); what differs between offline and the LAN (reading the keyboard, the network's own
+events) stays with the command that drives the screen.
+
+Moves are logged one group to a line (a trick, a bout, a round of bets), so that what happened
+since the player's last turn and the table itself fit on an 80x24 terminal together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from rich.console import Group
+from rich.rule import Rule
+from rich.text import Text
+
+from p2pcards.cli.screen import describe, faces, menu, words
+from p2pcards.cli.screen.output import Terminal
+from p2pcards.games import HandState, Match, View
+from p2pcards.games.cards import card_text
+from p2pcards.table import outputs as out
+from p2pcards.table.genesis import Genesis
+from p2pcards.table.replica import Table
+
+WIDTH = 80
+SEPARATOR = " · "
+
+Renderer = Callable[["GameScreen", Any], None]
+RENDERERS: dict[type, Renderer] = {}
+"""Event class -> the function that shows it."""
+
+E = TypeVar("E")
+
+
+def renders(*kinds: type) -> Callable[[Callable[[GameScreen, E], None]], Callable[[GameScreen, E], None]]:
+    """Register the decorated function as the renderer of events of ``kinds``."""
+
+    def register(fn: Callable[[GameScreen, E], None]) -> Callable[[GameScreen, E], None]:
+        for kind in kinds:
+            RENDERERS[kind] = fn
+        return fn
+
+    return register
+
+
+class GameScreen:
+    """One seat's screen.  ``table`` gives the seat's replica (read, never fed, by the screen)."""
+
+    def __init__(self, term: Terminal, genesis: Genesis, me: int, table: Callable[[], Table],
+                 names: Sequence[str]) -> None:
+        self.term = term
+        self.genesis = genesis
+        self.me = me
+        self._table = table
+        self.names = tuple(names)
+        self.real_names = tuple(s.name for s in genesis.seats)
+        self.rules = genesis.rules()
+        self.game = self.rules.name
+        self.dealer = genesis.dealer
+        self.n = len(genesis.seats)
+        self.face = faces.face_for(self.game, self.names, me)
+        self.hand = 0
+        """The hand being played, as this screen counts them (0 for the first)."""
+        self.replaying = False
+        """Events come from a journal being replayed (resume): hands are summed up, not narrated."""
+        self._before: View | None = None
+        self._shuffles: dict[int, int] = {}
+        self._group: Text | None = None
+        self._activity = ""
+
+    # ================================================================ reading the replica
+
+    @property
+    def table(self) -> Table:
+        return self._table()
+
+    def view(self) -> View | None:
+        """The seat's view of the hand this screen is showing (its final state once the replica has
+        gone on to the next hand)."""
+        table = self.table
+        played = table.hands_played
+        state: HandState | None = played[self.hand][0] if len(played) > self.hand else table.state
+        return None if state is None else state.view(self.me)
+
+    @property
+    def match(self) -> Match | None:
+        return self.table.match
+
+    def standings(self) -> str:
+        match = self.match
+        return "" if match is None else words.with_names(match.summary(), self.names)
+
+    # ================================================================ events
+
+    def render(self, event: object) -> None:
+        """Show ``event`` with its renderer; an event of a kind without one is ignored."""
+        renderer = RENDERERS.get(type(event))
+        if renderer is not None:
+            renderer(self, event)
+
+    # ================================================================ the log of moves
+
+    def log(self, line: Text, *, alone: bool = False) -> None:
+        """Add ``line`` to the current group's line (``alone``: on a line of its own)."""
+        if self.term.json:
+            return
+        group = self._group
+        if group is not None and not alone and len(group.plain) + len(SEPARATOR) + len(line.plain) <= WIDTH:
+            group.append(SEPARATOR, style="dim")
+            group.append_text(line)
+        else:
+            self.flush()
+            if alone:
+                self.term.say(line)
+                return
+            self._group = line.copy()
+        self._refresh()
+
+    def flush(self) -> None:
+        """Write the current group's line (before anything else is shown)."""
+        group, self._group = self._group, None
+        if group is not None:
+            self.term.say(group)
+            self._refresh()
+
+    def say(self, *items: Any, style: str | None = None) -> None:
+        self.flush()
+        self.term.say(*items, style=style)
+
+    def activity(self, text: str) -> None:
+        """What the table is doing now (who is thinking, whom it waits for), on the spinner line."""
+        self._activity = text
+        self._refresh()
+
+    def _refresh(self) -> None:
+        if not self.term.interactive:
+            return
+        shown = [t for t in (self._group.plain if self._group is not None else "", self._activity) if t]
+        if shown:
+            self.term.status(" — ".join(shown)[: WIDTH - 4])
+
+    # ================================================================ the player's turn
+
+    def show_turn(self, view: View, entries: list[menu.Entry], heading: str) -> None:
+        """The table, the hand and the numbered moves (no prompt)."""
+        self.flush()
+        if self.term.json:
+            return
+        self.term.hide_status()
+        title = Text(f"{self.game.capitalize()} · hand {self.hand + 1} · {heading}", style="bold underline")
+        parts: list[Any] = [title, *self.face.table(view)]
+        if entries:
+            parts.append(Text("Your moves:", style="bold"))
+            parts.append(menu.render(entries))
+        self.term.say(Group(*parts))
+
+    def turn_json(self, turn: out.YourTurn, entries: list[menu.Entry]) -> None:
+        view = turn.view
+        self.term.emit({
+            "event": "turn", "hand": turn.hand, "seat": view.seat, "cards": [card_text(c) for c in view.hand],
+            "legal": [self.rules.action_text(a) for a in view.legal_actions],
+            "moves": [{"number": e.number, "move": e.text, "label": e.label(False).plain, "hint": e.hint,
+                       "low": e.low if e.is_run else None, "high": e.high if e.is_run else None}
+                      for e in entries],
+            "table": self.face.view_json(view),
+        })
+        self._before = view
+
+    def forced_move(self, text: str) -> None:
+        """A move made without asking: there was nothing else to do."""
+        self.term.emit({"event": "forced", "hand": self.hand, "move": text})
+        line = Text("Your only move: ", style="dim")
+        line.append_text(self.face.move(self.me, text))
+        self.log(line, alone=True)
+
+    def problem(self, raw: str, message: str) -> None:
+        self.term.emit({"event": "error", "input": raw, "message": message})
+        self.say(Text(message, style="yellow"))
+
+    def note(self, message: str, seat: int | None = None) -> None:
+        self.term.emit({"event": "notice", "seat": seat, "message": message})
+        self.say(Text(message, style="yellow"))
+
+    def explain(self, exc: Exception) -> str:
+        """Why the table refused a move, in the players' words."""
+        reason = str(getattr(exc, "reason", exc)).rstrip(".")
+        rule = getattr(exc, "rule", None)
+        text = f"That move is not allowed: {words.with_names(reason, self.names)}"
+        if rule:
+            text += f" (rule {rule})"
+        return text + ". Choose one of the numbered moves."
+
+    # ================================================================ the end
+
+    def result_json(self) -> dict[str, Any]:
+        return {"standings": self.standings(), "scores": self.face.standings_json(self.match)}
+
+
+# ============================================================================ the table's events
+
+
+@renders(out.StateChanged)
+def _state_changed(screen: GameScreen, event: out.StateChanged) -> None:
+    chain = screen.table.chain
+    messages = [m for s in range(screen.n) if (m := chain.lookup(event.step, s)) is not None]
+    if not messages:
+        return
+    kind = messages[0].kind
+    if kind != "action":
+        _progress(screen, kind, tuple(m.seat for m in messages))
+        return
+    body = messages[0].body
+    text = str(body.get("a")) if isinstance(body, dict) else "?"
+    seat = messages[0].seat
+    if screen.dealer != "mental" and screen.hand not in screen._shuffles:
+        screen._shuffles[screen.hand] = 0
+        _deal_line(screen)
+    before, now = screen._before, screen.view()
+    screen._before = now
+    screen.term.emit({"event": "move", "hand": screen.hand, "seat": seat, "name": screen.real_names[seat],
+                      "move": text, "table": None if now is None else screen.face.view_json(now)})
+    if screen.replaying or screen.term.json:
+        return
+    for line in screen.face.before_move(seat, text, before):
+        screen.log(line, alone=True)
+    screen.log(screen.face.move(seat, text))
+    for line in screen.face.after(seat, text, before, now):
+        screen.log(line)
+    if screen.face.ends_group(seat, text, before, now):
+        screen.flush()
+
+
+def _progress(screen: GameScreen, kind: str, seats: tuple[int, ...]) -> None:
+    if kind in ("share", "reveal"):  # cards dealt or turned up: the next move starts from here
+        screen._before = screen.view()
+    if kind == "shuffle":
+        screen._shuffles[screen.hand] = screen._shuffles.get(screen.hand, 0) + 1
+        if screen._shuffles[screen.hand] == screen.n:
+            _deal_line(screen)
+    if not screen.replaying:
+        screen.activity(describe.progress(kind, seats, screen.names, screen.hand) + "…")
+
+
+def _deal_line(screen: GameScreen) -> None:
+    view = screen.view()
+    dealer = getattr(view, "dealer", None)
+    screen.term.emit({"event": "deal", "hand": screen.hand, "dealer": dealer, "dealt_by": screen.dealer,
+                      "shuffles": screen._shuffles.get(screen.hand, 0)})
+    if not screen.replaying:
+        screen.say(Text(describe.deal_line(screen.hand, screen.n, screen.dealer), style="dim"))
+
+
+@renders(out.HandOver)
+def _hand_over(screen: GameScreen, event: out.HandOver) -> None:
+    audit = event.audit
+    face = screen.face
+    result = face.hand_result(event.state, event.summary)
+    screen.term.emit({
+        "event": "hand_over", "hand": event.hand, "summary": event.summary, "replayed": screen.replaying,
+        "result": "\n".join(t.plain for t in result), "outcome": face.result_json(event.state),
+        "audit": {"ok": audit.ok, "seat": audit.seat, "rule": audit.rule, "move": audit.step,
+                  "message": audit.message},
+        "verified": describe.audit_text(audit, screen.dealer), **screen.result_json(),
+    })
+    screen.hand = event.hand + 1
+    screen._before = None
+    if screen.term.json:
+        return
+    screen.flush()
+    if screen.replaying:  # a hand played before a resume: one line, not the whole story again
+        first = result[0].plain if result else ""
+        screen.say(Text(f"Hand {event.hand + 1} (replayed from the journal): {first}", style="dim"))
+        return
+    screen.term.hide_status()
+    screen.say(Rule(Text(f"Hand {event.hand + 1} over", style="bold")))
+    for line in result:
+        screen.say(line)
+    screen.say(describe.audit_line(audit, screen.dealer, screen.names))
+    if not screen.table.over:  # at the end of the match the standings follow as its result
+        screen.say(Text(screen.standings(), style="dim"))
+
+
+@renders(out.MatchOver)
+def _match_over(screen: GameScreen, event: out.MatchOver) -> None:
+    lines = screen.face.match_result(screen.match, event.summary)
+    screen.term.emit({"event": "match_over", "summary": event.summary, "digest": screen.table.digest().hex(),
+                      "result": "\n".join(t.plain for t in lines), **screen.result_json()})
+    if screen.term.json:
+        return
+    screen.flush()
+    screen.term.hide_status()
+    screen.say(Rule(Text("Match over", style="bold")))
+    for line in lines:
+        screen.say(line)
+
+
+@renders(out.Fault)
+def _fault(screen: GameScreen, event: out.Fault) -> None:
+    screen.term.emit({"event": "fault", "seat": event.seat, "kind": event.kind, "step": event.step,
+                      "message": event.message})
+    screen.term.hide_status()
+    screen.say(describe.fault_line(event, screen.names))
+
+
+@renders(out.YourTurn, out.Waiting, out.Rejected)
+def _quiet(screen: GameScreen, event: object) -> None:
+    """Turns are shown by the command that reads the answer; waiting and refused frames by the
+    network's own line (who the game waits for)."""
+
+
+__all__ = ["RENDERERS", "WIDTH", "GameScreen", "renders"]
