@@ -812,11 +812,10 @@ class Table:
                 break
             batch.append(raw)
             size += len(raw) + 8
-        if batch:
-            response = self._signed(
-                "catchup_response", {"msgs": batch}, step=0, prev=initial_head(self.game_id)
-            )
-            self._out.append(out.Send(response, to=peer if peer is not None else msg.seat))
+        # Sent even empty: it tells a seat that restarted that it has everything we hold.
+        response = self._signed("catchup_response", {"msgs": batch}, step=0, prev=initial_head(self.game_id))
+        self._out.append(out.Send(response, to=peer if peer is not None else msg.seat))
+
 
     def _history_after(self, after: int) -> Iterable[bytes]:
         """What a peer that holds every step up to ``after`` needs, in the order it can use it:
