@@ -70,7 +70,14 @@ UNPLACED_BYTES_PER_PEER = 1 << 20
 """Signed messages that fit no step we know yet (a peer ahead of us) kept per sending peer, in bytes."""
 
 CATCHUP_INTERVAL_MS = 500
-"""A peer's catch-up requests are answered at most this often."""
+"""The window in which a peer's catch-up requests are counted."""
+
+CATCHUP_ANSWERS_PER_WINDOW = 4
+"""At most this many answers to one peer per window, each to a request further on than the last."""
+
+CATCHUP_BYTES_PER_WINDOW = 2 * 1024 * 1024
+"""At most this many bytes of answers to one peer per window."""
+
 
 CATCHUP_RESPONSE_BYTES = 900 * 1024
 """One catch-up answer carries at most this many bytes of messages (the peer asks again for more)."""
@@ -117,7 +124,11 @@ class _Peer:
     unplaced: OrderedDict[bytes, SignedMessage] = field(default_factory=OrderedDict)
     """Authenticated messages that fit nothing yet, by payload hash, oldest first."""
     unplaced_bytes: int = 0
-    served_at: int | None = None
+    window: int | None = None
+    """When the current catch-up window of this peer opened (``CATCHUP_INTERVAL_MS`` long)."""
+    served: int = 0
+    served_bytes: int = 0
+    served_after: int = -2
     asked_at: int | None = None
     """When we last asked this peer to catch us up because it sent what we could not place."""
 
@@ -802,9 +813,18 @@ class Table:
             self._reject(peer, "malformed", str(exc))
             return
         state = self._peers.setdefault(peer if peer is not None else msg.seat, _Peer())
-        if state.served_at is not None and self._now - state.served_at < CATCHUP_INTERVAL_MS:
+        if state.window is None or self._now - state.window >= CATCHUP_INTERVAL_MS:
+            state.window, state.served, state.served_bytes, state.served_after = self._now, 0, 0, -2
+        # Within a window, only a request that asks for less than the last one (a peer that got an
+        # answer and moved on) is answered, and only a few: a replayed request costs nothing.
+        if (
+            after <= state.served_after
+            or state.served >= CATCHUP_ANSWERS_PER_WINDOW
+            or state.served_bytes >= CATCHUP_BYTES_PER_WINDOW
+        ):
             return
-        state.served_at = self._now
+        state.served += 1
+        state.served_after = after
         batch: list[bytes] = []
         size = 0
         for raw in self._history_after(after):
@@ -812,10 +832,10 @@ class Table:
                 break
             batch.append(raw)
             size += len(raw) + 8
+        state.served_bytes += size
         # Sent even empty: it tells a seat that restarted that it has everything we hold.
         response = self._signed("catchup_response", {"msgs": batch}, step=0, prev=initial_head(self.game_id))
         self._out.append(out.Send(response, to=peer if peer is not None else msg.seat))
-
 
     def _history_after(self, after: int) -> Iterable[bytes]:
         """What a peer that holds every step up to ``after`` needs, in the order it can use it:
