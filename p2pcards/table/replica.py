@@ -593,7 +593,10 @@ class Table:
         self._keep(msg, own=msg.seat == self.seat)
         if isinstance(outcome, Sealed):
             step = self._setup.step
+            if step <= 2:
+                self._setup.expect(range(self.n))
             self._requeue(lambda m: m.step == step)
+
             try:
                 self._apply_setup(outcome.step.number, outcome.step.messages)
             except Foul as foul:
