@@ -144,15 +144,21 @@ def _vanish_and_wait(n: int, until_ms: int) -> QuietRoom:
     return room
 
 
-def test_a_seat_that_vanishes_is_voted_silent_by_the_others_alike():
+def test_a_seat_that_vanishes_is_voted_silent_by_the_others_alike_and_they_play_on():
     room = _vanish_and_wait(3, 70_000)
-    faults = [room.tables[i].fault for i in (0, 1)]
-    assert faults[0] is not None and faults[0] == faults[1]
-    assert (faults[0].seat, faults[0].kind) == (2, "silent")
+    for i in (0, 1):
+        t = room.tables[i]
+        (verdict,) = t.verdicts
+        assert (verdict.seat, verdict.kind, verdict.hand) == (2, "silent", 0)
+        assert t.seats_out == {2: "silent"}
+        assert [v.hand for v in room.of(i, out.HandVoid)] == [0]
+        assert t.over and len(t.hands_played) == 1, "the two left played the hand again, to its end"
+        assert all(2 not in s.seats for s in room.of(i, out.Sealed))
     assert room.tables[0].digest() == room.tables[1].digest()
 
 
-def test_one_seat_alone_cannot_void_the_hand():
+def test_one_seat_alone_cannot_vote_the_other_out():
     room = _vanish_and_wait(2, 200_000)
-    assert room.tables[0].fault is None
+    assert room.tables[0].verdicts == [] and not room.tables[0].over
     assert room.tables[0].waiting_for == (1,)
+
