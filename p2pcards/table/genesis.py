@@ -119,7 +119,9 @@ class Genesis:
             missing = sorted(set(full) - set(given))
             if missing:
                 raise GenesisError(f"every option of {self.game} is listed: missing {', '.join(missing)}")
-            changed = sorted(k for k in given if type(given[k]) is not type(full.get(k)) or given[k] != full[k])
+            changed = sorted(
+                k for k in given if type(given[k]) is not type(full.get(k)) or given[k] != full.get(k)
+            )
             raise GenesisError(f"option {changed[0] if changed else '?'} is not in its normal form")
         if rules.players != len(self.seats):
             raise GenesisError(f"{self.game} with these options seats {rules.players}, not {len(self.seats)}")
@@ -212,7 +214,7 @@ class Genesis:
             seed=v["seed"],
             nonce=v["nonce"],
             timeout_ms=v["timeout_ms"],
-            computers=tuple((c[0], c[1]) if len(c) == 2 else c for c in computers),  # type: ignore[misc]
+            computers=tuple((c[0], c[1]) if len(c) == 2 else c for c in computers),
         )
         if g.encode() != raw:
             raise GenesisError("the genesis is not in canonical form")
@@ -241,4 +243,3 @@ def make_genesis(
     seats = tuple(Seat(n, k) for n, k in names_and_keys)
     deck_seed = seed if dealer == "seeded" else 0
     return Genesis(game, rules.options, seats, dealer, deck_seed, nonce, timeout_ms, tuple(computers))
-

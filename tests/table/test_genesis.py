@@ -71,7 +71,8 @@ def test_make_genesis_keeps_a_seed_for_the_seeded_dealer_only() -> None:
         ({"timeout_ms": True}, "timeout"),
         ({"options": durak_options()[1:]}, "missing"),
         ({"options": tuple(reversed(durak_options()))}, "sorted"),
-        ({"options": tuple((k, 1 if v is False else v) for k, v in durak_options())}, "normal form"),
+        ({"options": tuple((k, 1 if v is False else v) for k, v in durak_options())}, "True or False"),
+
         ({"options": durak_options(3)}, "seats 3"),
         ({"computers": ((1, 1),)}, "run by a person"),
         ({"computers": ((1, 0), (1, 0))}, "twice"),
