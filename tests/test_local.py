@@ -124,7 +124,9 @@ def test_the_viewing_seats_journal_replays_to_the_same_verdicts() -> None:
 
     room = LocalRoom("durak", players=2, human=None, viewpoint=1, level="easy", seed=8, journal=journal)
     room.run()
-    assert room.over and len(kept) == 1 and set(kept[0].kept) == {"master"}
+    assert room.over and len(kept) == 1 and "master" in kept[0].kept
+    assert all(label.endswith("master") for label in kept[0].kept), "one secret per seat, derived from"
+
 
     observer = Table(room.genesis, None, None)
     verdicts = observer.restore(kept[0].payloads())
