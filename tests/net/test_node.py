@@ -125,9 +125,12 @@ async def test_a_seat_that_vanishes_is_voted_silent_on_the_table_s_clock():
             for node in mesh.nodes[:victim]:
                 await node.finished.wait()
             nursery.cancel_scope.cancel()
-    faults = [n.table.fault for n in mesh.nodes[:victim]]
-    assert all(f is not None and f.kind == "silent" and f.seat == victim for f in faults), faults
+    for node in mesh.nodes[:victim]:
+        t = node.table
+        assert [(f.seat, f.kind) for f in t.verdicts] == [(victim, "silent")], t.verdicts
+        assert t.over and t.seats_out == {victim: "silent"}, "the others played the hand again, to its end"
     assert len({n.table.digest() for n in mesh.nodes[:victim]}) == 1
+
 
 
 async def _run_in(node: Node, scope: trio.CancelScope, done: trio.Event) -> None:

@@ -133,8 +133,11 @@ class QuietRoom(Room):
 def _vanish_and_wait(n: int, until_ms: int) -> QuietRoom:
     room = QuietRoom.make("durak", n, seed=12)
     room.start()
-    room.run(limit=30)
+    # The seat vanishes a few steps into the first hand (the setup before it needs every seat).
+    while room.queue and (room.tables[0].attempt is None or room.tables[0].chain.step < 6):
+        room.run(limit=1)
     room.muted = n - 1
+
     room.run()
     for now in range(0, until_ms, 1_000):
         for i, t in enumerate(room.tables):
