@@ -2,13 +2,19 @@
 
 Any peer's journal holds every accepted message of the game, signed.  An observer replica (a
 ``Table`` with no seat) replays it from the genesis and checks everything an honest seat checks:
-signatures, the hash chain, every proof of shuffle and every decryption share, every move, and the
-full-information audit at the end of each hand.  What it reaches is what every honest replica
-reached, so the verdict does not depend on whose journal is read.
+signatures, the hash chain, every proof of shuffle and every decryption share, every move, the
+full-information audit at the end of each hand and every seat's seal on it.  What it reaches is what
+every honest replica reached, so the verdict does not depend on whose journal is read.
 
-Exit status: 0 if everything verifies (a game still in progress included), 1 if a fault, a failed
-audit, a refused message or a gap in the log was found, 2 on bad input (no such file, not a journal,
-damage that is not a crash's torn tail, no genesis).
+What it says of the game: finished (every hand sealed by every seat still playing, the last one
+ending the match), abandoned (the last of two players ended it while the other was silent),
+unfinished (the log stops in the middle of a hand), or truncated (the log stops exactly at a hand's
+seal, the match not over: the journal may have been cut).  And every verdict: hands dealt again
+after a cheater was named or a seat voted silent, seats out, votes that contradict the log.
+
+Exit status: 0 verified (a game still in progress included); 1 verification failed: a cheater was
+named, a record was refused, the log has a gap or was truncated, a vote contradicts the log, or
+the journal is damaged inside; 2 bad input (no such file, not a journal, no genesis).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,15 +36,19 @@ from p2pcards.store import journal as journal_file
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, GenesisError
 from p2pcards.table.replica import Table
+from p2pcards.text import shown
+
+CHEATS = ("equivocation", "bad-message", "illegal-action", "renege")
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser(
         "verify",
-        help="check a game's journal: signatures, proofs, every move, the audits",
+        help="check a game's journal: signatures, proofs, every move, the audits, the seals",
         description=(
-            "Replay a game's journal as an observer and check every signature, proof, move and "
-            "end-of-hand audit. Exit status: 0 verified, 1 a fault or failed check, 2 bad input."
+            "Replay a game's journal as an observer and check every signature, proof, move, "
+            "end-of-hand audit and seal. Exit status: 0 verified, 1 verification failed "
+            "(a cheater named, a refused or missing record, a journal cut short or damaged), 2 bad input."
         ),
     )
     p.add_argument(
@@ -55,8 +65,22 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 @dataclass(frozen=True)
 class HandVerdict:
     hand: int
+    """Counted from 0 in the protocol; people see ``hand + 1``."""
     summary: str
     audit: AuditResult
+    sealed_by: tuple[int, ...] = ()
+    dealt_again: int = 0
+    """How many times the hand was dealt again before this deal was played to its end."""
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """A vote that ``voter`` cast at ``step`` naming ``named`` silent, although the log holds a
+    message of a named seat for that very step: the vote contradicts the log."""
+
+    voter: int
+    step: int
+    named: tuple[int, ...]
 
 
 @dataclass
@@ -66,65 +90,128 @@ class Report:
     records: int
     torn: journal_file.TornTail | None
     hands: list[HandVerdict] = field(default_factory=list)
-    fault: out.Fault | None = None
+    verdicts: list[out.Fault] = field(default_factory=list)
+    seats_out: dict[int, str] = field(default_factory=dict)
     refused: list[out.Rejected] = field(default_factory=list)
-    finished: bool = False
+    contradictions: list[Contradiction] = field(default_factory=list)
+    status: str = "unfinished"
+    """``finished``, ``abandoned``, ``unfinished``, ``truncated`` or ``stopped``."""
     match: str | None = None
     step: int = 0
     waiting_for: tuple[int, ...] = ()
     unplaced: int = 0
-    """Records for steps after the one the log stops at, with no fault to explain it: a gap."""
-    void: list[int] = field(default_factory=list)
-    """Hands that were finished but are void: a fault found later (equivocation, a void vote)
-    lies at an earlier step, and the log is cut there."""
+    """Records that fit no step the log reaches: a gap."""
+    stopped: out.Fault | None = None
+    damaged: str = ""
+    """Damage found inside the journal (not a crash's torn tail): what verified is what came before."""
 
     @property
     def failed_audits(self) -> list[HandVerdict]:
         return [h for h in self.hands if not h.audit.ok]
 
     @property
+    def cheats(self) -> list[out.Fault]:
+        return [v for v in self.verdicts if v.kind in CHEATS]
+
+    @property
     def ok(self) -> bool:
-        return self.fault is None and not self.failed_audits and not self.refused and not self.unplaced
+        return not self.problems()
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("finished", "abandoned")
+
+    def name(self, seat: int) -> str:
+        return seat_name(self.genesis, seat)
 
     def problems(self) -> list[str]:
         found = []
-        if self.fault is not None:
-            found.append(f"seat {self.fault.seat} at fault ({self.fault.kind})")
+        if self.damaged:
+            found.append("the journal is damaged")
+        for v in self.cheats:
+            found.append(f"{self.name(v.seat)} cheated ({v.kind})")
+        if self.stopped is not None:
+            found.append(f"the game stopped: {self.stopped.kind}")
         if self.failed_audits:
             found.append(f"{len(self.failed_audits)} failed audit(s)")
         if self.refused:
             found.append(f"{len(self.refused)} refused record(s)")
         if self.unplaced:
             found.append(f"{self.unplaced} record(s) after a gap in the log")
+        if self.contradictions:
+            voters = sorted({c.voter for c in self.contradictions})
+            found.append("votes that contradict the log, by " + ", ".join(self.name(v) for v in voters))
+        if self.status == "truncated":
+            found.append("the journal ends at a seal before the end of the match")
         return found
 
 
-def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False) -> Report:
+def seat_name(genesis: Genesis, seat: int) -> str:
+    if 0 <= seat < len(genesis.seats):
+        return shown(genesis.seats[seat].name, 40)
+    return "nobody" if seat < 0 else f"seat {seat}"
+
+
+def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damaged: str = "") -> Report:
     """Replay ``scan`` (the journal at ``path``) as an observer and gather the verdicts."""
     genesis = find_genesis(scan.payloads, path)
-    report = Report(path, genesis, len(scan.payloads), scan.torn)
+    report = Report(path, genesis, len(scan.payloads), scan.torn, damaged=damaged)
+    if scan.game_id is not None and scan.game_id != genesis.game_id:
+        report.damaged = "the journal's header names another game than its messages"
     table = Table(genesis, None, None)
     events = table.restore(_with_progress(scan.payloads, progress))
-    summaries: dict[int, str] = {}
+    dealt_again: Counter[int] = Counter()
     for event in events:
-        if isinstance(event, out.HandOver):
-            summaries[event.hand] = event.summary
-        elif isinstance(event, out.MatchOver):
+        if isinstance(event, out.MatchOver):
             report.match = event.summary
         elif isinstance(event, out.Rejected):
             report.refused.append(event)
-    # The table's own record of hands is the truth: a verdict on an earlier step (equivocation
-    # found late, a void vote) cuts the log back and voids the hands after it.
-    for number, (state, audit) in enumerate(table.hands_played):
-        report.hands.append(HandVerdict(number, summaries.get(number) or _summary(state), audit))
-    report.void = sorted(n for n in summaries if n >= len(table.hands_played))
-    report.fault = table.fault
-    report.finished = table.over
+        elif isinstance(event, out.HandVoid):
+            dealt_again[event.hand] += 1
+    for (number, attempt), (state, audit) in zip(table.finals, table.hands_played, strict=True):
+        report.hands.append(HandVerdict(number, _summary(state), audit, tuple(sorted(attempt.seals)),
+                                        dealt_again[number]))
+    report.verdicts = list(table.verdicts)
+    report.seats_out = table.seats_out
+    report.stopped = table.stopped
     report.step = table.chain.step
     report.waiting_for = table.waiting_for
-    if report.fault is None and not report.finished:
-        report.unplaced = sum(1 for step in _steps(scan.payloads) if step > report.step)
+    report.unplaced = sum(len(p.unplaced) for p in table._peers.values())
+    report.contradictions = contradictions(scan.payloads, genesis)
+    if table.stopped is not None:
+        report.status = "stopped"
+    elif table.over:
+        report.status = "abandoned" if table.abandoned else "finished"
+    elif table.finals and table.attempt is not None and not table.attempt.messages():
+        report.status = "truncated"
     return report
+
+
+def contradictions(payloads: Sequence[bytes], genesis: Genesis) -> list[Contradiction]:
+    """Votes in the journal naming a seat silent at a step whose message from that seat it holds."""
+    steps: set[tuple[int, bytes, int]] = set()
+    votes: list[wire.SignedMessage] = []
+    for payload in payloads:
+        try:
+            msg = wire.SignedMessage.from_bytes(payload)
+        except wire.WireError:
+            continue
+        if msg.game_id != genesis.game_id:
+            continue
+        if msg.kind == "void_vote":
+            votes.append(msg)
+        elif msg.kind not in wire.NON_STEP_KINDS:
+            steps.add((msg.step, msg.prev, msg.seat))
+    found = []
+    for vote in votes:
+        body = vote.body
+        named = body.get("silent") if isinstance(body, dict) else None
+        if not isinstance(named, tuple):
+            continue
+        seats = tuple(s for s in named if isinstance(s, int) and not isinstance(s, bool))
+        if any((vote.step, vote.prev, s) in steps for s in seats):
+            found.append(Contradiction(vote.seat, vote.step, seats))
+    return found
 
 
 def find_genesis(payloads: list[bytes], path: Path) -> Genesis:
@@ -153,24 +240,14 @@ def find_genesis(payloads: list[bytes], path: Path) -> Genesis:
     raise UsageError(f"{path}: no usable genesis: {why}")
 
 
-def _steps(payloads: Iterable[bytes]) -> Iterator[int]:
-    for payload in payloads:
-        try:
-            msg = wire.SignedMessage.from_bytes(payload)
-        except wire.WireError:
-            continue  # refused during the replay already, and counted there
-        if msg.kind not in wire.TRANSPORT_KINDS:
-            yield msg.step
-
-
 def _summary(state: HandState) -> str:
     result = state.result
     summary = getattr(result, "summary", None)
     return str(summary()) if callable(summary) else str(result)
 
 
-def _with_progress(payloads: list[bytes], shown: bool) -> Iterator[bytes]:
-    with Progress(disable=not shown, transient=True) as progress:
+def _with_progress(payloads: list[bytes], shown_: bool) -> Iterator[bytes]:
+    with Progress(disable=not shown_, transient=True) as progress:
         task = progress.add_task("verifying", total=len(payloads))
         for payload in payloads:
             yield payload
@@ -200,14 +277,19 @@ def resolve(argument: str) -> Path:
     raise UsageError(f"no such file or directory: {argument}")
 
 
-def read_journal(path: Path) -> journal_file.Scan:
+def read_journal(path: Path) -> tuple[journal_file.Scan, str]:
+    """The journal's records, and what damage was found inside it ("" for none): a journal damaged
+    in the middle is verified up to the damage, and fails."""
     try:
-        return journal_file.read(path)
+        return journal_file.read(path), ""
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
     except IsADirectoryError:
         raise UsageError(f"{path} is a directory, not a journal") from None
     except store.JournalCorrupt as exc:
+        partial = exc.before
+        if isinstance(partial, journal_file.Scan) and partial.payloads:
+            return partial, f"{exc}; this is not what a crash leaves, and cannot be repaired"
         raise UsageError(f"{exc}; this is not what a crash leaves, and cannot be repaired") from None
     except store.StoreError as exc:
         raise UsageError(str(exc)) from None
@@ -215,8 +297,13 @@ def read_journal(path: Path) -> journal_file.Scan:
 
 def run(args: argparse.Namespace) -> int:
     path = resolve(args.journal)
-    scan = read_journal(path)
-    report = verify(path, scan, progress=not args.json and sys.stderr.isatty())
+    scan, damaged = read_journal(path)
+    try:
+        report = verify(path, scan, progress=not args.json and sys.stderr.isatty(), damaged=damaged)
+    except UsageError:
+        raise
+    except Exception as exc:  # a hostile journal must never end in a traceback
+        raise UsageError(f"{path}: the journal could not be replayed: {type(exc).__name__}: {exc}") from None
     if args.json:
         print_json(as_json(report))
     else:
@@ -224,10 +311,11 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _audit_text(audit: AuditResult) -> str:
+def _audit_text(r: Report, audit: AuditResult) -> str:
     if audit.ok:
         return "audit passed"
-    return f"AUDIT FAILED: seat {audit.seat} broke {audit.rule} at move {audit.step}: {audit.message}"
+    who = r.name(audit.seat) if audit.seat is not None else "nobody"
+    return f"AUDIT FAILED: {who} broke {audit.rule} at move {audit.step}: {audit.message}"
 
 
 def _refused_text(refused: list[out.Rejected]) -> str:
@@ -235,41 +323,76 @@ def _refused_text(refused: list[out.Rejected]) -> str:
     return ", ".join(f"{reason} x{n}" if n > 1 else reason for reason, n in sorted(counts.items()))
 
 
+def _with_names(r: Report, text: str) -> str:
+    from p2pcards.cli.screen.words import with_names
+
+    return with_names(text, [r.name(i) for i in range(len(r.genesis.seats))])
+
+
+def _verdict_text(r: Report, v: out.Fault) -> str:
+    who = ", ".join(r.name(s) for s in (v.seats or (v.seat,)))
+    where = f"hand {v.hand + 1}" if v.hand >= 0 else "before the first hand"
+    if v.kind == "silent":
+        return f"{who} voted out in {where} (silent at step {v.step}): the others went on without them"
+    return f"{who} cheated in {where} ({v.kind}, step {v.step}): {shown(v.message, 200)}"
+
+
 def print_text(r: Report) -> None:
     g = r.genesis
     print(f"journal  {r.journal} ({r.records} records)")
     if r.torn is not None:
         print(f"         note: {r.torn}; ignored")
+    if r.damaged:
+        print(f"damaged  {r.damaged}")
     print(f"game     {g.game}, {len(g.seats)} seats, {g.dealer} dealer, id {g.game_id.hex()}")
     for i, seat in enumerate(g.seats):
-        print(f"seat {i}   {seat.name}  {wire.fingerprint(seat.key)}")
+        runner = g.runner_of(i)
+        note = "" if runner is None else f"  (computer player on {r.name(runner)}'s laptop)"
+        print(f"seat {i}   {r.name(i)}  {wire.fingerprint(seat.key)}{note}")
     for h in r.hands:
-        lines = h.summary.splitlines() or [""]
-        print(f"hand {h.hand}   {lines[0]}")
+        lines = _with_names(r, h.summary).splitlines() or [""]
+        print(f"hand {h.hand + 1:<3} {lines[0]}")
         for line in lines[1:]:
             print(f"         {line}")
-        print(f"         {_audit_text(h.audit)}")
-    for n in r.void:
-        print(f"hand {n}   void: it was played out, but the fault below lies before its end")
-    if r.fault is not None:
-        print(f"fault    {r.fault.describe()}")
+        sealed = ", ".join(r.name(s) for s in h.sealed_by)
+        again = f"; dealt {h.dealt_again + 1} times" if h.dealt_again else ""
+        print(f"         {_audit_text(r, h.audit)}; sealed by {sealed}{again}")
+    for v in r.verdicts:
+        print(f"verdict  {_verdict_text(r, v)}")
+    for c in r.contradictions:
+        named = ", ".join(r.name(s) for s in c.named)
+        print(f"vote     {r.name(c.voter)} voted {named} silent at step {c.step}, "
+              f"but the log holds their message for that step")
+    if r.seats_out:
+        out_text = ", ".join(f"{r.name(s)} ({why})" for s, why in sorted(r.seats_out.items()))
+        print(f"out      {out_text}")
     if r.refused:
         print(f"refused  {len(r.refused)} record(s): {_refused_text(r.refused)}")
-        for rej in r.refused:
-            print(f"         - {rej.reason}{': ' + rej.detail if rej.detail else ''}")
+        for rej in r.refused[:20]:
+            print(f"         - {rej.reason}{': ' + shown(rej.detail, 120) if rej.detail else ''}")
     if r.unplaced:
-        print(f"gap      {r.unplaced} record(s) are for steps after step {r.step}, where the log stops")
-    if r.finished:
-        print(f"match    finished: {r.match}")
-    elif r.fault is not None:
-        print(f"match    stopped at step {r.fault.step} by the fault")
-    else:
-        waiting = ", ".join(str(s) for s in r.waiting_for) or "nobody"
-        print(f"match    not finished: the log stops at step {r.step} (waiting for seat {waiting})")
+        print(f"gap      {r.unplaced} record(s) fit no step the log reaches (step {r.step})")
+    print(f"match    {_status_text(r)}")
     if r.ok:
-        print("verdict  OK: every signature, proof, move and audit checks out")
+        print("verdict  OK: every signature, proof, move, audit and seal checks out")
     else:
         print(f"verdict  FAILED: {'; '.join(r.problems())}")
+
+
+def _status_text(r: Report) -> str:
+    if r.status == "finished":
+        return f"finished, sealed by every seat: {_with_names(r, r.match or '')}"
+    if r.status == "abandoned":
+        standings = _with_names(r, r.match or "")
+        return f"abandoned: the last player ended it while the other was silent; {standings}"
+    if r.status == "stopped" and r.stopped is not None:
+        return f"stopped before it could go on: {_verdict_text(r, r.stopped)}"
+    if r.status == "truncated":
+        return (f"truncated after the seal of hand {len(r.hands)}: the match was not over and the journal "
+                "holds nothing after that seal (it may have been cut)")
+    waiting = ", ".join(r.name(s) for s in r.waiting_for) or "nobody"
+    return (f"not finished: hand {len(r.hands) + 1} in progress, the log stops at step {r.step} "
+            f"(waiting for {waiting})")
 
 
 def as_json(r: Report) -> dict[str, Any]:
@@ -280,12 +403,14 @@ def as_json(r: Report) -> dict[str, Any]:
         "torn": None if r.torn is None else {
             "offset": r.torn.offset, "size": r.torn.size, "reason": r.torn.reason,
         },
+        "damaged": r.damaged or None,
         "game": g.game,
         "game_id": g.game_id.hex(),
         "options": dict(g.options),
         "dealer": g.dealer,
         "seats": [
-            {"seat": i, "name": s.name, "key": s.key.hex(), "fingerprint": wire.fingerprint(s.key)}
+            {"seat": i, "name": s.name, "key": s.key.hex(), "fingerprint": wire.fingerprint(s.key),
+             "computer_run_by": g.runner_of(i)}
             for i, s in enumerate(g.seats)
         ],
         "hands": [
@@ -299,19 +424,27 @@ def as_json(r: Report) -> dict[str, Any]:
                     "move": h.audit.step,
                     "message": h.audit.message,
                 },
+                "sealed_by": list(h.sealed_by),
+                "dealt_again": h.dealt_again,
             }
             for h in r.hands
         ],
-        "void_hands": r.void,
-        "fault": None if r.fault is None else {
-            "seat": r.fault.seat, "kind": r.fault.kind, "step": r.fault.step, "message": r.fault.message,
-        },
+        "verdicts": [
+            {"seat": v.seat, "seats": list(v.seats or (v.seat,)), "kind": v.kind, "hand": v.hand,
+             "step": v.step, "message": v.message}
+            for v in r.verdicts
+        ],
+        "seats_out": {str(s): why for s, why in sorted(r.seats_out.items())},
+        "contradicting_votes": [
+            {"voter": c.voter, "step": c.step, "named": list(c.named)} for c in r.contradictions
+        ],
         "refused": {
             "count": len(r.refused),
             "reasons": dict(sorted(Counter(x.reason for x in r.refused).items())),
             "records": [{"reason": x.reason, "detail": x.detail} for x in r.refused],
         },
         "unplaced": r.unplaced,
+        "status": r.status,
         "finished": r.finished,
         "match": r.match,
         "step": r.step,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class StoreError(Exception):
@@ -33,6 +34,8 @@ class JournalCorrupt(StoreError):
 
     def __init__(self, path: Path | str, offset: int, message: str) -> None:
         self.offset = offset
+        self.before: Any = None
+        """The journal's intact records before the damage (a ``journal.Scan``), once known."""
         super().__init__(path, f"corrupt record at byte offset {offset}: {message}")
 
 

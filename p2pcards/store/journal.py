@@ -140,7 +140,12 @@ def parse(data: bytes, path: Path | str = "<journal>") -> Scan:
     while offset < len(data):
         problem = _check_record(view, offset)
         if problem is not None:
-            return _scan(payloads, offset, _torn_tail(data, offset, problem, path))
+            try:
+                torn = _torn_tail(data, offset, problem, path)
+            except JournalCorrupt as exc:
+                exc.before = _scan(payloads, offset, None)  # what a reader may still check, and fail
+                raise
+            return _scan(payloads, offset, torn)
         length = _U32.unpack_from(view, offset)[0]
         payloads.append(bytes(view[offset + _U32.size : offset + _U32.size + length]))
         offset += OVERHEAD + length

@@ -9,11 +9,12 @@ as a whole (``protocol/SPEC.md`` §2 lists them, one by one, with their messages
 from __future__ import annotations
 
 import hashlib
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from p2pcards import games
+from p2pcards.text import MAX_NAME as MAX_NAME
+from p2pcards.text import name_problem
 from p2pcards.wire import DecodeError, EncodeError, decode, encode
 from p2pcards.wire.keys import weak_key_problem
 
@@ -21,7 +22,6 @@ GENESIS_TAG = b"p2pcards/genesis/v1\x00"
 DEALERS = ("mental", "seeded")
 MIN_SEATS = 2
 MAX_SEATS = 6
-MAX_NAME = 40
 MAX_NONCE = 32
 MAX_SEED = 2**63 - 1
 TIMEOUT_RANGE = (1_000, 3_600_000)
@@ -42,19 +42,6 @@ class Seat:
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
-
-def name_problem(name: str) -> str:
-    """Why ``name`` cannot be a seat's name ("" if it can): 1 to 40 Unicode code points, none of them a
-    control or format character (escape sequences, bidi overrides and the like would reach screens),
-    no space at either end."""
-    if not 1 <= len(name) <= MAX_NAME:
-        return f"a name has 1 to {MAX_NAME} characters, not {len(name)}"
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            return f"a name may not contain the character U+{ord(ch):04X}"
-    if name != name.strip():
-        return "a name does not start or end with a space"
-    return ""
 
 
 @dataclass(frozen=True)
@@ -103,7 +90,7 @@ class Genesis:
             problem = weak_key_problem(seat.key)
             if problem:
                 raise GenesisError(f"seat {i}'s identity key is unusable: {problem}")
-            problem = name_problem(seat.name) if isinstance(seat.name, str) else "a name is text"
+            problem = name_problem(seat.name)
             if problem:
                 raise GenesisError(f"seat {i}'s name: {problem}")
         if len({s.key for s in self.seats}) != len(self.seats):

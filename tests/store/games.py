@@ -35,6 +35,8 @@ SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
     "durak": (3, {"series_hands": 1}),
     "spades": (4, {"target": 1, "floor": -1}),
 }
+LONGER: dict[str, tuple[int, dict[str, Any]]] = {"durak": (3, {"series_hands": 3})}
+"""A match of several hands (its journal can be cut right after a hand's seal)."""
 
 
 def seat_key(seat: int) -> Ed25519PrivateKey:
@@ -81,8 +83,11 @@ class Played:
         return [e for e in self.events[seat] if isinstance(e, out.HandOver)]
 
 
-def play(game: str, root: Path, *, seed: int = 3, crash: Crash | None = None) -> Played:
-    n, options = SETUPS[game]
+def play(
+    game: str, root: Path, *, seed: int = 3, crash: Crash | None = None,
+    setup: tuple[int, dict[str, Any]] | None = None,
+) -> Played:
+    n, options = setup or SETUPS[game]
     keys = [seat_key(i) for i in range(n)]
     genesis = make_genesis(
         game, [(f"p{i}", public_bytes(k)) for i, k in enumerate(keys)], options=options, nonce=b"store tests"
@@ -152,6 +157,13 @@ def played(game: str) -> Played:
     root = ram_dir(f"p2pcards-store-{game}-")
     atexit.register(shutil.rmtree, root, True)
     return play(game, root)
+
+
+@functools.cache
+def played_longer(game: str) -> Played:
+    root = ram_dir(f"p2pcards-store-{game}-longer-")
+    atexit.register(shutil.rmtree, root, True)
+    return play(game, root, setup=LONGER[game])
 
 
 # ---------------------------------------------------------------------------- journal surgery

@@ -57,7 +57,8 @@ def test_make_genesis_keeps_a_seed_for_the_seeded_dealer_only() -> None:
         ({"seats": (Seat("x" * 41, KEYS[0]), Seat("b", KEYS[1]))}, "1 to 40 characters"),
         ({"seats": (Seat("\x1b[2Jeve", KEYS[0]), Seat("b", KEYS[1]))}, "U\\+001B"),
         ({"seats": (Seat("a\u202eb", KEYS[0]), Seat("b", KEYS[1]))}, "U\\+202E"),
-        ({"seats": (Seat(" a", KEYS[0]), Seat("b", KEYS[1]))}, "space"),
+        ({"seats": (Seat("   ", KEYS[0]), Seat("b", KEYS[1]))}, "blank"),
+
         ({"seats": (Seat("a", KEYS[0][:31]), Seat("b", KEYS[1]))}, "32 bytes"),
         ({"seats": (Seat("a", WEAK), Seat("b", KEYS[1]))}, "small order"),
         ({"seats": (Seat("a", b"\xff" * 32), Seat("b", KEYS[1]))}, "unusable"),
