@@ -783,7 +783,7 @@ class Table:
             "equivocation",
             message,
             (ev.first.data, ev.second.data),
-            hand=self.hand_number,
+            hand=self._hand_of(ev.step),
             seats=(seat,),
         )
         self._cheaters[seat] = fault
@@ -794,6 +794,16 @@ class Table:
             data = self._signed("evidence", ev.to_body(), step=0, prev=initial_head(self.game_id))
             self._keep(SignedMessage.from_bytes(data), own=True)
             self._evidence[seat] = (data,)
+
+    def _hand_of(self, step: int) -> int:
+        """The hand a step belongs to (-1 for the setup before the first hand)."""
+        for final in self._finals:
+            if final.attempt.start_step <= step <= final.attempt.seal_step:
+                return final.hand
+        b = self._boundary
+        if b is None or step < b.step:
+            return -1
+        return b.hand
 
     # ---- catch-up
 
