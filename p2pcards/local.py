@@ -475,18 +475,13 @@ class LocalRoom:
                 self._observe(event)
 
     def _observe(self, event: out.Output) -> None:
-        table = self.table
         if isinstance(event, out.StateChanged):
-            messages = [m for s in range(self.n) if (m := table.chain.lookup(event.step, s)) is not None]
-            if not messages:
+            if not event.kind or not event.seats:
                 return
-            kind = messages[0].kind
-            if kind == "action":
-                body = messages[0].body
-                text = body.get("a") if isinstance(body, dict) else None
-                self._emit(Moved(self._hand, messages[0].seat, str(text)))
+            if event.kind in ("action", "dummy"):
+                self._emit(Moved(self._hand, event.seats[0], event.text))
             else:
-                self._emit(Progress(self._hand, event.step, kind, tuple(m.seat for m in messages)))
+                self._emit(Progress(self._hand, event.step, event.kind, event.seats))
         elif isinstance(event, out.HandOver):
             standings = event.match.summary() if event.match is not None else self.standings()
             self._emit(HandEnded(event, standings))

@@ -35,7 +35,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--faults",
         default="none",
         metavar="LIST",
-        help="comma list of drop, duplicate, delay, reorder, partition, crash, all, none",
+        help="comma list of drop, duplicate, delay, reorder, partition, crash, leave, all (every one but "
+        "leave), none",
     )
     p.add_argument(
         "--byzantine",
@@ -62,8 +63,11 @@ def parse_byzantine(spec: str, peers: int) -> dict[int, str]:
         if seat in result:
             raise UsageError(f"seat {seat} is given two behaviours")
         result[seat] = kind
-    if len(result) >= peers - 1:
+    if len(result) >= peers - 1 and not all(k == "frame-majority" for k in result.values()):
         raise UsageError("at least two seats must be honest")
+    if "zero-key" in result.values() and result.get(peers - 1) != "zero-key":
+        raise UsageError(f"zero-key needs the last seat, {peers - 1}: keys that cancel out come from a table "
+                         "where every seat colludes, and the replicas name the last key holder")
     return result
 
 
@@ -96,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
                         options=options,
                     )
                 )
-            except GameError as exc:
+            except (GameError, ValueError) as exc:
                 raise UsageError(str(exc)) from exc
             progress.advance(task)
     summary = summarize(reports) | {"seconds": round(time.perf_counter() - started, 2)}
@@ -117,6 +121,12 @@ def _print(args: argparse.Namespace, summary: dict[str, Any], reports: list[Game
     print(f"  honest replicas agree            {summary['agree']} of {summary['games']} games")
     named = ", ".join(f"{k} ({v})" for k, v in summary["faults_named"].items()) or "none"
     print(f"  verdicts reached                 {named}")
+    print(f"  hands dealt again after a verdict {summary['void_hands']}")
+    print(f"  sealed hands lost                {summary['sealed_hands_lost']}")
+    print(f"  honest seats named cheaters      {summary['honest_convicted']}")
+    if "leave" in args.faults or "return" in args.byzantine:
+        print(f"  hands played after a seat left   {summary['hands_after_leave']}")
+        print(f"  returns admitted                 {summary['returns_admitted']}")
     print(f"  frames refused                   {summary['refused_frames']}")
     print(f"  crashes of honest peers          {summary['honest_crashes']}")
     print(f"  time                             {summary['seconds']} s")

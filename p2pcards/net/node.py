@@ -148,7 +148,9 @@ class Node:
         self.on_event = on_event
         self.tick_ms = tick_ms
         self.game_id = genesis.game_id
-        self.table = Table(genesis, seat, identity, source=source, secrets=store.secrets())
+        # A person's seat asks its person before voting anyone out; a computer seat decides itself.
+        self.table = Table(genesis, seat, identity, source=source, secrets=store.secrets(),
+                           person=chooser is None)
         self.keys = [s.key for s in genesis.seats]
         self._seat_of = {key: i for i, key in enumerate(self.keys)}
         self.links: dict[int, Link] = {}
@@ -212,6 +214,18 @@ class Node:
             self.trace.append((when, "act", step))
         self._carry(outputs)
         await trio.lowlevel.checkpoint()
+
+    def decide_silent(self, go_on: bool) -> None:
+        """The person's answer to ``SilentSeats``: go on without the silent seats, or keep waiting."""
+        self._carry(self.table.decide_silent(go_on))
+
+    def admit(self, seat: int, yes: bool) -> None:
+        """The person's answer to ``ReturnAsked``: sign ``seat``'s return with our next seal, or not."""
+        self._carry(self.table.admit(seat, yes))
+
+    def ask_to_return(self) -> None:
+        """This seat was voted out: ask the seats still playing to deal it in again."""
+        self._carry(self.table.ask_to_return())
 
     def now_ms(self) -> int:
         return int((trio.current_time() - self._t0) * 1000)

@@ -208,17 +208,14 @@ class GameScreen:
 
 @renders(out.StateChanged)
 def _state_changed(screen: GameScreen, event: out.StateChanged) -> None:
-    chain = screen.table.chain
-    messages = [m for s in range(screen.n) if (m := chain.lookup(event.step, s)) is not None]
-    if not messages:
+    kind = event.kind
+    if not kind or not event.seats:
         return
-    kind = messages[0].kind
-    if kind != "action":
-        _progress(screen, kind, tuple(m.seat for m in messages))
+    if kind not in ("action", "dummy"):
+        _progress(screen, kind, event.seats)
         return
-    body = messages[0].body
-    text = str(body.get("a")) if isinstance(body, dict) else "?"
-    seat = messages[0].seat
+    text = event.text or "?"
+    seat = event.seats[0]
     if screen.dealer != "mental" and screen.hand not in screen._shuffles:
         screen._shuffles[screen.hand] = 0
         _deal_line(screen)
