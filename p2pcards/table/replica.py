@@ -223,6 +223,7 @@ class Table:
         self._admit: dict[int, bool] = {}
         self._return_asked: set[int] = set()
         self._restoring = False
+        self._ticked = False
         self._catchup_until: int | None = None
         self._inbox: deque[tuple[int | None, bytes | SignedMessage, int]] = deque()
         """What is still to be looked at: (peer, payload or authenticated message, depth)."""
@@ -323,6 +324,15 @@ class Table:
 
     def tick(self, now: int) -> list[out.Output]:
         """The local time in milliseconds: retries, and votes when seats stay silent."""
+        if not self._ticked:
+            # Times noted before the first tick (at start or restore) were noted at an unknown time:
+            # they count from now, so a restarted seat waits the whole timeout before voting.
+            self._ticked = True
+            self._since = self._last_retry = now
+            if self._catchup_until is not None:
+                self._catchup_until = now + CATCHUP_GRACE_MS
+            if self._asked is not None:
+                self._asked.since = now
         self._now = now
         att = self.attempt
         if self.seat is not None and not self.over and self.stopped is None:
@@ -1429,8 +1439,10 @@ class Table:
         go = asked.go_on
         if go is None:
             if not self.person:
-                if end_match:
-                    return  # a computer seat never ends a match by itself
+                # A computer seat votes at the timeout; it ends a two-player match only after twice
+                # that (the other player may be a person whose laptop slept).
+                if end_match and self._now - asked.since < 2 * timeout:
+                    return
                 go = True
             elif self._now - asked.since >= 2 * timeout:
                 go = True  # the person did not answer: the screen counted this down
