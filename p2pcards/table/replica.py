@@ -1006,8 +1006,22 @@ class Table:
                 # turned up after all (verdicts learnt in another order): it counts, and so on.
                 self.over = False
                 self._seating_end = None
-            if self._abandoned(att):
+            abandon = self._abandoned(att)
+            if abandon is not None:
                 self._set_current(att)
+                silent = tuple(s for s in att.active if s != abandon.seat)
+                self._record(
+                    ("abandon", silent),
+                    out.Fault(
+                        silent[0],
+                        abandon.step,
+                        "silent",
+                        f"stayed silent; the other player ended the match (hand {att.hand + 1} is void)",
+                        (abandon.data,),
+                        hand=att.hand,
+                        seats=silent,
+                    ),
+                )
                 self._end(abandoned=True)
                 break
             if att.complete and att.sealed(self._excused(att)):
@@ -1039,7 +1053,7 @@ class Table:
                 return complete
             path.append(att)
 
-            if att.complete or self._abandoned(att):
+            if att.complete or self._abandoned(att) is not None:
                 break
             new = frozenset(Change(CHEAT, (s,)) for s in att.holders if s in self._cheaters)
             if not new:
@@ -1194,13 +1208,14 @@ class Table:
             self._out.append(out.VotesContradicted(step, tuple(later), silent))
         return True
 
-    def _abandoned(self, att: Attempt) -> bool:
+    def _abandoned(self, att: Attempt) -> SignedMessage | None:
+        """The signed end of the match by the last of two players, if it is about ``att``."""
         if att.complete:
-            return False
-        for (step, prev), msg in self._abandons.items():
+            return None
+        for (step, prev), msg in sorted(self._abandons.items()):
             if att.head_before(step) == prev and msg.seat in att.active:
-                return True
-        return False
+                return msg
+        return None
 
     def _excused(self, att: Attempt) -> set[int]:
         """Seats whose seal ``att`` does not wait for: cheaters, and seats voted silent at the seal."""
