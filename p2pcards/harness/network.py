@@ -258,9 +258,7 @@ class SimNetwork:
         self.left_at_hand = len(p.table.hands_played)
         if getattr(p.table, "behaviour", None) == "return":
             # Comes back once the others have played on without it for a while.
-            self._at(
-                self.now + 3 * p.table.genesis.timeout_ms + 5_000 + self.rng.below(20_000), "come_back", seat
-            )
+            self._at(self.now + p.table.genesis.timeout_ms + 4_000 + self.rng.below(6_000), "come_back", seat)
 
     def _on_come_back(self, seat: int) -> None:
         p = self.peers[seat]
