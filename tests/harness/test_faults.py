@@ -35,8 +35,8 @@ def test_every_fault_at_once_and_the_honest_replicas_still_finish_and_agree(game
         ("spades", 4, "wrong-head", "silent", "seeded"),
         ("durak", 3, "withhold", "silent", "seeded"),
         ("durak", 3, "escapes", "illegal-action", "seeded"),
-        ("azi", 4, "late-equivocate", "equivocation", "seeded"),
-        ("azi", 4, "relay-evidence", "equivocation", "seeded"),
+        ("durak", 3, "late-equivocate", "equivocation", "seeded"),
+        ("spades", 4, "relay-evidence", "equivocation", "seeded"),
         ("durak", 3, "zero-key", "bad-message", "mental"),
     ],
 )
