@@ -88,7 +88,7 @@ def test_a_seat_that_leaves_for_good_is_voted_out_and_the_others_finish():
 
 def test_a_seat_that_comes_back_is_dealt_in_again():
     report = run_game(
-        "durak", peers=3, seed=1, dealer="seeded", byzantine={1: "return"}, options={"series_hands": 6}
+        "durak", peers=3, seed=1, dealer="seeded", byzantine={1: "return"}, options={"series_hands": 12}
     )
     assert report.passed, report.problems
     assert report.returns == 1 and report.honest_convicted == []
