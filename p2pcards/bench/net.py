@@ -17,6 +17,16 @@ otherwise the result says why).  Each host of that LAN is a child process
 (``python -m p2pcards.bench.net agent ...``); both sides read ``time.monotonic``, one clock for the
 whole machine.  Nothing is created in the machine's own namespace; every namespace, process, socket
 and task is removed or closed before ``run`` returns, also on error.
+
+**Joining.**  What a person waits for: a table that has been up for a while (``UP_FOR`` seconds, past
+the responder's one-second rate limit that dominates a browse right after registering), then
+``p2pcards join NAME`` typed on the other host; the time from starting that command (Python's own
+start-up and imports included) until the host's process reports the request, which is when its
+admission prompt appears.  Both are real ``p2pcards`` processes in the namespaces, with data
+directories of their own; the host refuses each joiner, who exits, and the next round begins.
+
+Progress goes to standard error while it runs (``progress``), so that the result on standard output
+stays plain.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -37,6 +48,16 @@ import trio
 from p2pcards.net import testbed
 
 __all__ = ["CASES", "format_table", "latency", "run"]
+
+Progress = Callable[[str], None]
+
+
+def _to_stderr(text: str) -> None:
+    print(f"bench net: {text}", file=sys.stderr, flush=True)
+
+
+def _quiet(text: str) -> None:
+    pass
 
 #: (peers, dealer) of the latency cases.
 CASES: Final[tuple[tuple[int, str], ...]] = ((4, "mental"), (6, "mental"))
@@ -49,6 +70,12 @@ DISCOVERY_TIMEOUT: Final = 10.0
 MAX_DISCOVERY_ROUNDS: Final = 3
 """Discovery rounds per setting, whatever ``repeat`` is (each costs about a second of probing)."""
 SUBNET: Final = "10.214.0"
+UP_FOR: Final = 3.0
+"""Seconds the table is up before the first ``join`` of the joining measurement."""
+BETWEEN_JOINS: Final = 1.5
+"""Seconds between two joins (each one is refused by the host, and its process ends)."""
+JOIN_TIMEOUT: Final = 30.0
+"""Seconds one ``join`` may take to reach the host before the bench gives up on it."""
 _FINGERPRINT: Final = "BNCH-AAAA-BBBB-CCCC"
 _ROOT: Final = Path(__file__).resolve().parents[2]
 
@@ -149,11 +176,12 @@ async def _one_game(peers: int, seed: int, dealer: str) -> tuple[list[float], li
     return samples, everyone
 
 
-async def latency(peers: int, dealer: str, games: int) -> dict[str, Any]:
+async def latency(peers: int, dealer: str, games: int, progress: Progress = _quiet) -> dict[str, Any]:
     samples: list[float] = []
     everyone: list[float] = []
     start = time.perf_counter()
     for seed in range(1, games + 1):
+        progress(f"move latency, {peers} peers: match {seed} of {games}…")
         per_peer, all_peers = await _one_game(peers, seed, dealer)
         samples += per_peer
         everyone += all_peers
@@ -257,10 +285,12 @@ def namespaces_unavailable() -> str | None:
 
 
 class _Agent:
-    """A child ``python -m p2pcards.bench.net agent ...`` in a namespace, read as ``@``-JSON lines."""
+    """A child process in a namespace (``python -m p2pcards.bench.net agent ...``, or ``p2pcards``
+    itself), read as JSON lines (those starting with ``prefix``; ``@`` for the agent)."""
 
-    def __init__(self, proc: trio.Process) -> None:
+    def __init__(self, proc: trio.Process, prefix: str = "@") -> None:
         self.proc = proc
+        self.prefix = prefix
         self._buffer = b""
         self.output: list[str] = []
 
@@ -274,10 +304,14 @@ class _Agent:
         raw, self._buffer = self._buffer.split(b"\n", 1)
         line = raw.decode(errors="replace")
         self.output.append(line)
-        if line.startswith("@"):
-            event: dict[str, Any] = json.loads(line[1:])
+        if line.startswith(self.prefix):
+            event: dict[str, Any] = json.loads(line[1:] if self.prefix == "@" else line)
             return event
         return await self.next()
+
+    async def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        await self.proc.stdin.send_all(line.encode() + b"\n")
 
     async def until(self, event: str, name: str | None = None) -> dict[str, Any]:
         while True:
@@ -301,16 +335,21 @@ class _Agent:
 
 
 @contextlib.asynccontextmanager
-async def _agent(host: testbed.Host, *args: str) -> AsyncIterator[_Agent]:
+async def _agent(
+    host: testbed.Host, *args: str, module: str = "p2pcards.bench.net", home: str | None = None
+) -> AsyncIterator[_Agent]:
     env = {**os.environ, "PYTHONPATH": str(_ROOT), "PYTHONUNBUFFERED": "1"}
+    if home is not None:
+        env["P2PCARDS_HOME"] = home
+    extra = ("agent",) if module == "p2pcards.bench.net" else ()
     proc = await trio.lowlevel.open_process(
-        host.command(sys.executable, "-m", "p2pcards.bench.net", "agent", *args),
+        host.command(sys.executable, "-m", module, *extra, *args),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=env,
     )
-    agent = _Agent(proc)
+    agent = _Agent(proc, "@" if module == "p2pcards.bench.net" else "{")
     try:
         yield agent
     finally:
@@ -363,6 +402,52 @@ async def _discovery_namespaces(rounds: int) -> dict[str, Any]:
     return _discovery_result(announce, browse_, where)
 
 
+async def _join_namespaces(rounds: int, progress: Progress) -> dict[str, Any]:
+    """``p2pcards join NAME`` on one host until the request reaches the host of a table up a while."""
+    where = "two network namespaces on a bridge"
+    reason = namespaces_unavailable()
+    if reason is not None:
+        return {"available": False, "where": where, "note": reason, "to_prompt": None}
+    samples: list[float] = []
+    try:
+        with (
+            tempfile.TemporaryDirectory(prefix="p2pcards-bench-") as homes,
+            contextlib.contextmanager(testbed.lan)(2, "join", "10.214.1") as made,
+            trio.fail_after(JOIN_TIMEOUT * (rounds + 1) + UP_FOR),
+        ):
+            host, guest = made.hosts
+            async with _agent(
+                host, "host", "durak", "--players", "3", "--name", "Hana", "--interface", host.address,
+                "--json", module="p2pcards", home=os.path.join(homes, "host"),
+            ) as hosting:  # fmt: skip
+                await hosting.until("hosting")
+                progress(f"joining: the table is up; waiting {UP_FOR:g} s before the first join…")
+                await trio.sleep(UP_FOR)
+                for i in range(rounds):
+                    progress(f"joining: `p2pcards join \"Hana's table\"`, round {i + 1} of {rounds}…")
+                    t0 = time.monotonic()
+                    async with _agent(
+                        guest, "join", "Hana's table", "--name", f"Joiner {i}", "--interface",
+                        guest.address, "--json", module="p2pcards", home=os.path.join(homes, f"j{i}"),
+                    ) as joining:  # fmt: skip
+                        await hosting.until("request")
+                        samples.append((time.monotonic() - t0) * 1000)
+                        await hosting.send("n")
+                        with trio.move_on_after(10):
+                            await joining.proc.wait()
+                    await trio.sleep(BETWEEN_JOINS)
+    except subprocess.SubprocessError as e:
+        return {"available": False, "where": where, "note": f"could not make the namespaces: {e}",
+                "to_prompt": None}  # fmt: skip
+    except trio.TooSlowError:
+        return {"available": False, "where": where, "note": f"a join took over {JOIN_TIMEOUT:g} s",
+                "to_prompt": None}  # fmt: skip
+    except RuntimeError as e:
+        return {"available": False, "where": where, "note": str(e), "to_prompt": None}
+    summary = _summary(samples)
+    return {"available": True, "where": where, "note": None, "up_for_s": UP_FOR, "to_prompt": summary}
+
+
 # --- the agent side (child process)
 
 
@@ -409,24 +494,31 @@ async def _agent_main(*argv: str) -> None:
 # ---------------------------------------------------------------------------------- the bench
 
 
-async def _run(repeat: int, peers: Sequence[int], discovery: bool, namespaces: bool) -> dict[str, Any]:
-    cases = [await latency(p, dealer, repeat) for p, dealer in CASES if p in peers]
-    cases += [await latency(p, "mental", repeat) for p in peers if p not in {c[0] for c in CASES}]
+async def _run(
+    repeat: int, peers: Sequence[int], discovery: bool, namespaces: bool, progress: Progress
+) -> dict[str, Any]:
+    cases = [await latency(p, dealer, repeat, progress) for p, dealer in CASES if p in peers]
+    cases += [await latency(p, "mental", repeat, progress) for p in peers if p not in {c[0] for c in CASES}]
     rounds = max(1, min(repeat, MAX_DISCOVERY_ROUNDS))
     skipped = "not measured (not asked for)"
+    if discovery:
+        progress("discovery on one host (127.0.0.1)…")
+    loopback = await _discovery_loopback(rounds) if discovery else _unavailable("one host", skipped)
+    spaces = _unavailable("namespaces", skipped)
+    if discovery and namespaces:
+        progress("discovery between two network namespaces…")
+        spaces = await _discovery_namespaces(rounds)
+    if namespaces:
+        joining = await _join_namespaces(rounds, progress)
+    else:
+        joining = {"available": False, "where": "namespaces", "note": skipped, "to_prompt": None}
+    progress("done.")
     return {
         "repeat": repeat,
         "clock": "monotonic wall clock; all peers in one process",
         "latency": cases,
-        "discovery": {
-            "rounds": rounds,
-            "loopback": await _discovery_loopback(rounds) if discovery else _unavailable("one host", skipped),
-            "namespaces": (
-                await _discovery_namespaces(rounds)
-                if discovery and namespaces
-                else _unavailable("namespaces", skipped)
-            ),
-        },
+        "discovery": {"rounds": rounds, "loopback": loopback, "namespaces": spaces},
+        "join": {"rounds": rounds, **joining},
     }
 
 
@@ -436,11 +528,13 @@ def run(
     peers: Sequence[int] = (4, 6),
     discovery: bool = True,
     namespaces: bool = True,
+    progress: Progress = _to_stderr,
 ) -> dict[str, Any]:
-    """``repeat`` matches per table size and up to three discovery rounds per setting; plain JSON."""
+    """``repeat`` matches per table size and up to three discovery and joining rounds per setting;
+    plain JSON.  ``progress`` is told what is being measured as it goes (standard error by default)."""
     if repeat < 1:
         raise ValueError("repeat must be at least 1")
-    return trio.run(_run, repeat, tuple(peers), discovery, namespaces)
+    return trio.run(_run, repeat, tuple(peers), discovery, namespaces, progress)
 
 
 def _ms(s: dict[str, Any]) -> str:
@@ -478,6 +572,16 @@ def format_table(result: dict[str, Any]) -> str:
             )
         else:
             lines.append(f"  {r['where']}: {r['note']}")
+    j = result["join"]
+    lines.append("")
+    if j["available"]:
+        t = j["to_prompt"]
+        lines.append(
+            f"join NAME to the host's prompt ({j['rounds']} rounds, table up {j['up_for_s']:g} s first), "
+            f"{j['where']}: median {t['p50_ms']:.0f} ms, max {t['max_ms']:.0f} ms"
+        )
+    else:
+        lines.append(f"join NAME to the host's prompt: {j['note']}")
     return "\n".join(lines)
 
 

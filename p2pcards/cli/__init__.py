@@ -1,9 +1,13 @@
 """The ``p2pcards`` command line.
 
-Exit status, for every command: 0 done, 1 the command failed (a fault stopped the game, verification
-failed, the network or the data directory failed), 2 bad arguments or bad input, 3 (``play``,
-``host``, ``join``, ``resume``) the input ended before the match did, 130 interrupted with Ctrl-C,
-141 the output was closed before the command was done (``... | head``).
+Each command's module is imported only when that command runs (``p2pcards --help`` imports them
+all): the table, the AI and the screens take most of a second to import, which a player typing
+``p2pcards join`` should not wait for before the host even sees the request.
+
+Exit status, for every command: 0 done, 1 the command failed (verification failed, the network or the
+data directory failed), 2 bad arguments or bad input, 3 (``play``, ``host``, ``join``, ``resume``) the
+input ended before the match did, 130 interrupted with Ctrl-C, 141 the output was closed before the
+command was done (``... | head``).
 """
 
 from __future__ import annotations
@@ -12,17 +16,33 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 
-from p2pcards import __version__, store
-from p2pcards.cli import bench, games, harness, lan, play, rules, sim, verify
+from p2pcards import __version__
 from p2pcards.cli.common import UsageError
 
 EXIT_INTERRUPTED = 130
 EXIT_CLOSED_OUTPUT = 141
 """As a shell reports a command ended by SIGPIPE: the reader stopped reading (``| head``)."""
 
+COMMANDS = {
+    "play": "p2pcards.cli.play",
+    "sim": "p2pcards.cli.sim",
+    "harness": "p2pcards.cli.harness",
+    "rules": "p2pcards.cli.rules",
+    "bench": "p2pcards.cli.bench",
+    "verify": "p2pcards.cli.verify",
+    "host": "p2pcards.cli.lan.host",
+    "join": "p2pcards.cli.lan.join",
+    "list": "p2pcards.cli.lan.listing",
+    "resume": "p2pcards.cli.lan.resume",
+    "games": "p2pcards.cli.games",
+}
+"""Each command and the module that registers it, in the order ``--help`` lists them."""
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``only`` (the one about to run)."""
     parser = argparse.ArgumentParser(
         prog="p2pcards",
         description="Card games for people in one room: no server, no internet, no trusted dealer.",
@@ -30,17 +50,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"p2pcards {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    for module in (play, sim, harness, rules, bench, verify, lan, games):
-        module.register(commands)
-    commands.choices["resume"].set_defaults(run=resume_any)
-    commands.choices["resume"].description = (
-        "Continue a saved game: an offline game (p2pcards play) where it stopped, or a network game, "
-        "whose seat reconnects to the others and catches up. Without GAME_ID, the one unfinished game.")
+    names = [only] if only is not None else list(COMMANDS)
+    registered: set[str] = set()
+    for name in names:
+        module = COMMANDS[name]
+        if module not in registered:
+            registered.add(module)
+            import_module(module).register(commands)
+    resume = commands.choices.get("resume")
+    if resume is not None:
+        resume.set_defaults(run=resume_any)
+        resume.description = (
+            "Continue a saved game: an offline game (p2pcards play) where it stopped, or a network game, "
+            "whose seat reconnects to the others and catches up. Without GAME_ID, the one unfinished game.")
     return parser
 
 
 def resume_any(args: argparse.Namespace) -> int:
     """``p2pcards resume``: an offline game is continued by ``play``, a network game by ``lan``."""
+    from p2pcards import store
+    from p2pcards.cli import games, play
     from p2pcards.cli.lan import record as lan_records
     from p2pcards.cli.lan import resume as lan_resume
 
@@ -72,6 +101,14 @@ def resume_any(args: argparse.Namespace) -> int:
     return lan_resume.run(args)
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names, if it names one before any option."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    if first is None or argv[0] != first:
+        return None
+    return first if first in COMMANDS else None
+
+
 def _quiet_closed_output() -> int:
     """The reader of our output went away: say nothing more (not even at exit) and stop."""
     try:
@@ -91,8 +128,9 @@ def _closed_output(exc: BaseException) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command(args_in))
+    args = parser.parse_args(args_in)
     try:
         code: int = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here when the output was short

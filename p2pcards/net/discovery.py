@@ -12,7 +12,13 @@ and a user with several networks can choose one.
 
 Discovery is a convenience: everything on the TXT record is a hint that the handshake then proves
 or refuses (the fingerprint is the host's key only once the connection has proved it), and a
-malformed advertisement is ignored.  Manual ``host:port`` works without any of this.
+malformed advertisement is ignored.  The table's name and every value shown from the record come
+from the network, so they are cut and cleaned (``text.shown``) when parsed.  Manual ``host:port``
+works without any of this.
+
+The table's name is in the TXT record; the DNS-SD instance name adds the host's fingerprint and
+port to it (``Kai's table [BDVF:47474]``), so that two tables of one name on one machine are two
+services, not one that flips between them.
 """
 
 from __future__ import annotations
@@ -28,10 +34,15 @@ from typing import Any, Final
 import trio
 
 from p2pcards.net.handshake import HANDSHAKE_VERSION
+from p2pcards.text import shown
 
 SERVICE_TYPE: Final = "_p2pcards._tcp.local."
 RESOLVE_TIMEOUT_MS: Final = 3000
 MAX_TABLE_NAME: Final = 40
+MAX_INSTANCE_BYTES: Final = 63
+"""A DNS label's limit, which the instance name must fit in UTF-8."""
+DEALERS: Final = ("mental", "seeded")
+STATES: Final = ("open", "playing")
 _FINGERPRINT = re.compile(r"^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$")
 _OPTION = re.compile(r"^[a-z_][a-z0-9_]*=[A-Za-z0-9_.+-]*$")
 
@@ -56,11 +67,20 @@ class TableAd:
     port: int = 0
     addresses: tuple[str, ...] = ()
     version: int = HANDSHAKE_VERSION
+    dealer: str = "mental"
+    """``mental`` (mental poker) or ``seeded`` (a deck anyone can predict: tests only)."""
+    playing: bool = False
+    """The game has started: no seat can be taken (a player seated at it can resume it)."""
+    instance: str = ""
+    """The mDNS instance name (unique per host and port); empty for an ad not from the network."""
 
     def txt(self) -> dict[str, str]:
         """The TXT record: short keys, each value well under the 255-byte limit of one string."""
         return {
             "v": str(self.version),
+            "name": self.name,
+            "dealer": self.dealer,
+            "state": "playing" if self.playing else "open",
             "game": self.game,
             "opts": ",".join(f"{k}={v}" for k, v in self.options),
             "seats": str(self.seats),
@@ -87,13 +107,17 @@ class TableAd:
         game, fp = get.get("game", ""), get.get("fp", "")
         if not (re.fullmatch(r"[a-z]{1,16}", game) and _FINGERPRINT.match(fp) and len(lobby) == 32):
             return None
+        dealer, state = get.get("dealer", ""), get.get("state", "")
+        if dealer not in DEALERS or state not in STATES:
+            return None
         if not (0 <= free <= seats <= 6) or not all(_OPTION.match(o) for o in opts.split(",") if o):
             return None
         if not 0 < port < 65536:
             return None
         pairs = tuple((k, v) for k, v in options)
+        shown_name = shown(get.get("name") or name, MAX_TABLE_NAME).strip() or "(no name)"
         return cls(
-            name[:MAX_TABLE_NAME],
+            shown_name,
             game,
             pairs,
             seats,
@@ -104,13 +128,25 @@ class TableAd:
             port,
             tuple(addresses),
             version,
+            dealer,
+            state == "playing",
+            shown(name, 2 * MAX_INSTANCE_BYTES),
         )
 
 
-def _instance(name: str) -> str:
-    """A safe instance label: DNS-SD allows most characters, but dots would split the name."""
-    clean = "".join(ch for ch in name if ch.isprintable() and ch != ".").strip()[:MAX_TABLE_NAME]
-    return clean or "p2pcards table"
+def option_text(options: Sequence[tuple[str, Any]]) -> tuple[tuple[str, str], ...]:
+    """A game's options as an advertisement carries them (booleans as ``true`` / ``false``)."""
+    return tuple((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in options)
+
+
+def instance_name(name: str, fingerprint: str, port: int) -> str:
+    """The DNS-SD instance label of a table: its name (cleaned: dots would split the label) with the
+    host's fingerprint and port, so that it is unique per host and port, within 63 bytes of UTF-8."""
+    suffix = f" [{fingerprint[:4]}:{port}]"
+    clean = "".join(ch for ch in shown(name, MAX_TABLE_NAME) if ch != ".").strip() or "p2pcards table"
+    while len((clean + suffix).encode("utf-8")) > MAX_INSTANCE_BYTES:
+        clean = clean[:-1]
+    return clean.rstrip() + suffix
 
 
 def _zeroconf(interfaces: Sequence[str] | None) -> Any:
@@ -130,14 +166,24 @@ class Advertisement:
 
     @property
     def name(self) -> str:
+        """The table's name, as browsers show it."""
+        return self.ad.name
+
+    @property
+    def instance(self) -> str:
         """The instance name finally registered (zeroconf renames on a clash: ``name (2)``)."""
         full: str = self._info.name
         return full[: -len("." + SERVICE_TYPE)]
 
-    async def update(self, *, free: int) -> None:
+    async def update(self, *, free: int, playing: bool | None = None) -> None:
+        """Announce a new number of free seats (and that the game started); nothing is sent when
+        nothing changed."""
         from zeroconf import ServiceInfo
 
-        ad = TableAd(**{**self.ad.__dict__, "free": free})
+        now = self.ad.playing if playing is None else playing
+        if (free, now) == (self.ad.free, self.ad.playing):
+            return
+        ad = TableAd(**{**self.ad.__dict__, "free": free, "playing": now})
         info = ServiceInfo(
             SERVICE_TYPE,
             self._info.name,
@@ -158,10 +204,11 @@ async def advertise(ad: TableAd, interfaces: Sequence[str]) -> AsyncIterator[Adv
 
     zc = await trio.to_thread.run_sync(_zeroconf, interfaces)
     try:
-        host = "p2pcards-" + ad.fingerprint.replace("-", "").lower()[:8] + ".local."
+        # One host name per table too: two tables on one machine must not answer for each other.
+        host = f"p2pcards-{ad.fingerprint.replace('-', '').lower()[:8]}-{ad.port}.local."
         info = ServiceInfo(
             SERVICE_TYPE,
-            f"{_instance(ad.name)}.{SERVICE_TYPE}",
+            f"{instance_name(ad.name, ad.fingerprint, ad.port)}.{SERVICE_TYPE}",
             port=ad.port,
             properties=ad.txt(),
             server=host,
@@ -193,6 +240,9 @@ class Changed:
 @dataclass(frozen=True)
 class Vanished:
     name: str
+    """The table's name, as shown when it appeared."""
+    instance: str = ""
+    """Its mDNS instance name (what tells two tables of one name apart)."""
 
 
 Sighting = Appeared | Changed | Vanished
@@ -254,8 +304,9 @@ async def _resolve_loop(
     async for kind, name in raw:
         short = _short(name)
         if kind == "gone":
-            if known.pop(short, None) is not None:
-                await out.send(Vanished(short))
+            gone = known.pop(short, None)
+            if gone is not None:
+                await out.send(Vanished(gone.name, gone.instance))
             continue
         resolve = functools.partial(
             zc.get_service_info, SERVICE_TYPE, name, RESOLVE_TIMEOUT_MS, question_type=DNSQuestionType.QM
@@ -286,4 +337,6 @@ __all__ = [
     "Vanished",
     "advertise",
     "browse",
+    "instance_name",
+    "option_text",
 ]

@@ -40,7 +40,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
+from p2pcards.text import shown
 from p2pcards.wire import DecodeError, SignatureError, decode, encode, load_public_key, public_bytes
+from p2pcards.wire.keys import weak_key_problem
 
 HANDSHAKE_VERSION: Final = 1
 NONCE_SIZE: Final = 32
@@ -49,6 +51,8 @@ ANY_BIND: Final = bytes(BIND_SIZE)
 """A dialer's bind meaning "the lobby hosted at this address" (see ``Handshake``)."""
 MAX_HANDSHAKE_MESSAGE: Final = 1024
 """Every handshake message fits in this (a link refuses a longer frame before buffering it)."""
+MAX_REASON: Final = 200
+"""A refusal's reason is shown cut to this many characters (it is the other side's text)."""
 
 TRANSCRIPT_TAG: Final = b"p2pcards/handshake/v1/transcript\x00"
 SIGN_TAGS: Final = {
@@ -75,6 +79,7 @@ class Why(StrEnum):
     VERSION = "unsupported version"
     WRONG_GAME = "wrong game"
     WRONG_KEY = "wrong key"
+    WEAK_KEY = "unusable key"
     BAD_SIGNATURE = "bad signature"
     CODE_REQUIRED = "join code required"
     WRONG_CODE = "wrong join code"
@@ -130,6 +135,12 @@ def _refusal(why: Why) -> bytes:
     return encode({"t": "refuse", "why": why.value})
 
 
+def refusal(reason: str) -> bytes:
+    """A ``refuse`` message with a reason of our own, for a connection turned away before its
+    handshake starts (a busy lobby, a back-off); the dialer shows ``reason`` to its player."""
+    return encode({"t": "refuse", "why": reason[:MAX_REASON]})
+
+
 def _refuse(why: Why, detail: str) -> HandshakeError:
     """A failure of ours that the other side is told about."""
     return HandshakeError(why, detail, _refusal(why))
@@ -145,7 +156,7 @@ def _parse(data: bytes) -> dict[str, Any]:
     if value["t"] == "refuse":
         why = value.get("why")
         detail = why if isinstance(why, str) else "no reason given"
-        raise HandshakeError(Why.REFUSED, detail[:200])
+        raise HandshakeError(Why.REFUSED, shown(detail, MAX_REASON))
     return value
 
 
@@ -161,6 +172,10 @@ def _parse_hello(data: bytes) -> Hello:
         raise _refuse(Why.VERSION, f"peer speaks version {version}")
     if not (isinstance(key, bytes) and len(key) == 32):
         raise malformed
+    problem = weak_key_problem(key)
+    if problem:
+        # A small-order key verifies forged signatures: refused before any proof is looked at.
+        raise _refuse(Why.WEAK_KEY, problem)
     if not (isinstance(nonce, bytes) and len(nonce) == NONCE_SIZE):
         raise malformed
     if not (isinstance(bind, bytes) and len(bind) == BIND_SIZE) or not isinstance(code, bool):
@@ -181,7 +196,11 @@ class Handshake:
     - ``role``: ``"dialer"`` (opened the connection) or ``"acceptor"``.
     - ``bind``: the dialer's wanted game or lobby id; for an acceptor, ``binds`` lists those it serves.
     - ``expect_key``: the dialer refuses any other acceptor key (it dials a known seat).
-    - ``admit``: the acceptor refuses a proven key this returns False for (not a seat of the game).
+    - ``admit``: the acceptor refuses a key this returns False for (not a seat of the game): as
+      soon as the hello names it, and again once it is proven.
+    - ``on_hello``: the acceptor calls it with the dialer's hello once it passed every check, before
+      answering (a node moves the connection to the slot of the seat it claims; a lobby counts a join
+      code attempt); it may raise ``HandshakeError`` to refuse.
     - ``code_key``: ``join_code_key(code, bind)``; both sides must hold the same one, or neither.
       A dialer may give the ``code`` itself instead (needed with ``ANY_BIND``: the key is salted
       with a bind it learns only from the acceptor's hello); an acceptor serving several binds
@@ -200,6 +219,7 @@ class Handshake:
         binds: Collection[bytes] = (),
         expect_key: bytes | None = None,
         admit: Callable[[bytes], bool] | None = None,
+        on_hello: Callable[[Hello], None] | None = None,
         code_key: bytes | None = None,
         code: str | None = None,
         codes: Callable[[bytes], bytes | None] | None = None,
@@ -220,6 +240,7 @@ class Handshake:
         self._given_code_key = code_key
         self.expect_key = expect_key
         self.admit = admit
+        self.on_hello = on_hello
         # The acceptor may serve several binds, each with or without a code: ``codes(bind)``.
         self._codes = codes if codes is not None else (lambda _bind: code_key)
         if role == "acceptor" and code is not None:
@@ -305,10 +326,14 @@ class Handshake:
                 raise _refuse(Why.WRONG_GAME, "this peer does not serve that game")
             if peer.key == self.key:
                 raise _refuse(Why.WRONG_KEY, "the peer claims our own key")
+            if self.admit is not None and not self.admit(peer.key):
+                raise _refuse(Why.NOT_ADMITTED, "key not admitted here")
             self._code_key = self._codes(wanted)
             if peer.code != (self._code_key is not None):
                 why = Why.CODE_REQUIRED if self._code_key is not None else Why.WRONG_CODE
                 raise _refuse(why, "join code mismatch")
+            if self.on_hello is not None:
+                self.on_hello(peer)
             self._peer, self._theirs = peer, data
             self.bind = wanted
             self._ours = Hello(HANDSHAKE_VERSION, self.key, self.nonce, wanted, peer.code).encode()
@@ -378,5 +403,6 @@ __all__ = [
     "Why",
     "handshake_pair",
     "join_code_key",
+    "refusal",
     "transcript",
 ]

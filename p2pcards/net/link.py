@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import math
 import socket
@@ -30,6 +31,10 @@ RECEIVE_CHUNK: Final = 64 * 1024
 OUTBOX_LIMIT: Final = 8 * 1024 * 1024
 """Bytes queued for one peer before the link is cut as too slow."""
 HEADER: Final = 4
+DEFAULT_PORT: Final = 47_474
+"""Where a host listens unless told otherwise (``docs/troubleshooting.md`` names it for firewalls)."""
+
+Address = tuple[str, int]
 
 
 class LinkError(Exception):
@@ -86,14 +91,28 @@ class Link:
     """An authenticated connection: ``peer_key`` proved itself for ``bind``.
 
     ``send(payload)`` queues a frame; ``run(on_payload)`` moves frames both ways until the
-    connection ends, and returns why.  ``close(reason)`` ends it from outside."""
+    connection ends, and returns why.  ``close(reason)`` ends it from outside.
 
-    def __init__(self, stream: trio.abc.Stream, peer_key: bytes, bind: bytes, leftover: bytes = b"") -> None:
+    A short conversation (a joiner talking to a lobby) may instead pull frames one at a time with
+    ``receive()`` and write with ``send_now()``, and end with ``aclose()``; never both styles on one
+    link.  ``max_frame`` bounds every received frame (a lobby's are small)."""
+
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        peer_key: bytes,
+        bind: bytes,
+        leftover: bytes = b"",
+        *,
+        max_frame: int = MAX_MESSAGE_SIZE,
+    ) -> None:
         self.stream = stream
         self.peer_key = peer_key
         self.bind = bind
         self._leftover = leftover
-        self._decoder = FrameDecoder(MAX_MESSAGE_SIZE)
+        self._decoder = FrameDecoder(max_frame)
+        self._ready: collections.deque[bytes] = collections.deque()
+        self._bad_frame: str | None = None
         self._outbox_send, self._outbox_recv = trio.open_memory_channel[bytes](math.inf)
         self._queued = 0
         self._scope: trio.CancelScope | None = None
@@ -150,6 +169,47 @@ class Link:
         assert self.close_reason is not None
         return self.close_reason
 
+    # ------------------------------------------------------------------ pulling, for short talks
+
+    async def receive(self) -> bytes | None:
+        """The next frame's payload, or None once the peer closed the connection; ``LinkError`` if
+        the connection failed or the peer sent a bad frame (frames before it are delivered first)."""
+        while not self._ready and self._bad_frame is None:
+            data, self._leftover = self._leftover, b""
+            if not data:
+                try:
+                    data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    raise LinkError(f"receive failed: {exc or type(exc).__name__}") from None
+                if not data:
+                    return None
+            try:
+                self._ready.extend(self._decoder.feed(data))
+            except FrameError as exc:
+                self._ready.extend(exc.frames)
+                self._bad_frame = f"bad frame: {exc}"
+        if self._ready:
+            self.frames_in += 1
+            return self._ready.popleft()
+        assert self._bad_frame is not None
+        raise LinkError(self._bad_frame)
+
+    async def send_now(self, payload: bytes) -> None:
+        """Write one frame and wait until it is handed to the network; ``LinkError`` if it cannot be."""
+        frame = encode_frame(payload, max_frame_size=MAX_MESSAGE_SIZE)
+        try:
+            await self.stream.send_all(frame)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            raise LinkError(f"send failed: {exc or type(exc).__name__}") from None
+        self.frames_out += 1
+
+    async def aclose(self) -> None:
+        """End a link used with ``receive`` / ``send_now``."""
+        self.close(self.close_reason or "closed")
+        with trio.CancelScope(shield=True):
+            await trio.aclose_forcefully(self.stream)
+        self.closed.set()
+
     async def _sender(self) -> None:
         try:
             async for frame in self._outbox_recv:
@@ -187,7 +247,11 @@ class Link:
 
 
 async def establish(
-    stream: trio.abc.Stream, handshake: Handshake, *, timeout: float = HANDSHAKE_TIMEOUT
+    stream: trio.abc.Stream,
+    handshake: Handshake,
+    *,
+    timeout: float = HANDSHAKE_TIMEOUT,
+    max_frame: int = MAX_MESSAGE_SIZE,
 ) -> Link:
     """Run ``handshake`` over ``stream``; the authenticated ``Link``, or ``HandshakeError`` /
     ``LinkError`` (after telling the peer why, where the handshake says so).  The stream is closed
@@ -217,35 +281,72 @@ async def establish(
         await trio.aclose_forcefully(stream)
         raise
     assert handshake.peer_key is not None and handshake.bind is not None
-    return Link(stream, handshake.peer_key, handshake.bind, bytes(reader.buffer))
+    return Link(stream, handshake.peer_key, handshake.bind, bytes(reader.buffer), max_frame=max_frame)
 
 
-async def dial(host: str, port: int, handshake: Handshake, *, timeout: float = DIAL_TIMEOUT) -> Link:
-    """Connect to ``host:port`` and run the handshake as the dialer."""
+async def dial(
+    host: str,
+    port: int,
+    handshake: Handshake,
+    *,
+    timeout: float = DIAL_TIMEOUT,
+    max_frame: int = MAX_MESSAGE_SIZE,
+    source: str | None = None,
+) -> Link:
+    """Connect to ``host:port`` (from the local address ``source``, if given: the network chosen)
+    and run the handshake as the dialer."""
     try:
         with trio.fail_after(timeout):
-            stream = await trio.open_tcp_stream(host, port)
+            stream = await trio.open_tcp_stream(host, port, local_address=source)
     except trio.TooSlowError:
         raise LinkError(f"no answer from {host}:{port} within {timeout} s") from None
     except OSError as exc:
         raise LinkError(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
     _tune(stream)
-    return await establish(stream, handshake)
+    return await establish(stream, handshake, max_frame=max_frame)
 
 
-async def accept(stream: trio.SocketStream, handshake: Handshake) -> Link:
+async def accept(
+    stream: trio.SocketStream, handshake: Handshake, *, max_frame: int = MAX_MESSAGE_SIZE
+) -> Link:
     """Run the handshake as the acceptor on a stream from a listener."""
     _tune(stream)
-    return await establish(stream, handshake)
+    return await establish(stream, handshake, max_frame=max_frame)
+
+
+async def listen(host: str = "0.0.0.0", port: int = DEFAULT_PORT, tries: int = 10) -> trio.SocketListener:
+    """A listener on ``port`` or one of the next ``tries - 1`` ports (a fixed, documented port is
+    what a firewall rule can name), else on any free port."""
+    for candidate in range(port, port + tries):
+        try:
+            return await open_listener(host, candidate)
+        except OSError:
+            continue
+    return await open_listener(host, 0)
+
+
+async def open_listener(host: str = "127.0.0.1", port: int = 0) -> trio.SocketListener:
+    """A TCP listener on one address (port 0: any free port)."""
+    listeners = await trio.open_tcp_listeners(port, host=host)
+    first = listeners[0]
+    for extra in listeners[1:]:
+        with contextlib.suppress(OSError):
+            await extra.aclose()
+    assert isinstance(first, trio.SocketListener)
+    return first
 
 
 __all__ = [
+    "DEFAULT_PORT",
     "DIAL_TIMEOUT",
     "HANDSHAKE_TIMEOUT",
     "OUTBOX_LIMIT",
+    "Address",
     "Link",
     "LinkError",
     "accept",
     "dial",
     "establish",
+    "listen",
+    "open_listener",
 ]

@@ -7,6 +7,12 @@ The ``Table`` is sans-IO and does all the protocol work; the node only moves byt
   accepts any seat of the game; if a second connection from the same seat arrives (it restarted,
   or the old link is half-dead), the newer one replaces the older — the deterministic rule that
   keeps exactly one.
+- **Handshake slots.**  Until its hello names a key, an incoming connection holds a place in a
+  ``Gate`` (``MAX_PENDING_HANDSHAKES`` in all, ``MAX_PENDING_PER_ADDRESS`` per address, the oldest
+  giving way when full), so sockets that connect and say nothing cannot keep anyone out.  A hello
+  naming a key that is not a seat of the game is refused at once; one naming a seat moves to that
+  seat's own slot (a newer claim of a seat replaces an older one), so a seated player's link always
+  gets back in, however many strangers stall.
 - **Order.**  Every output list is carried out with ``store.carry_out``: journal, keep secrets, then
   send, in that order (invariant 5), all on the trio thread, so the table is never re-entered.
 - **Time.**  ``table.tick(now_ms)`` every 250 ms from trio's clock; the table decides on retries,
@@ -20,7 +26,6 @@ The ``Table`` is sans-IO and does all the protocol work; the node only moves byt
 from __future__ import annotations
 
 import collections
-import contextlib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, cast
@@ -29,25 +34,25 @@ import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pcards.games import ActionError, Rules, View
-from p2pcards.net.handshake import Handshake, HandshakeError
-from p2pcards.net.link import Link, LinkError, accept, dial
+from p2pcards.net.gate import Gate
+from p2pcards.net.handshake import Handshake, HandshakeError, Hello
+from p2pcards.net.link import DEFAULT_PORT, Address, Link, LinkError, accept, dial, listen, open_listener
 from p2pcards.store.effects import carry_out
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.replica import SecretSource, Table
 
 TICK_MS: Final = 250
-DEFAULT_PORT: Final = 47_474
-"""Where a host listens unless told otherwise (``docs/troubleshooting.md`` names it for firewalls)."""
 BACKOFF_FIRST: Final = 0.05
 BACKOFF_MAX: Final = 2.0
 HELD_FRAMES: Final = 512
 HELD_BYTES: Final = 4 * 1024 * 1024
 """Bounds on the frames kept for one disconnected seat (see ``Node._hold``)."""
 MAX_PENDING_HANDSHAKES: Final = 16
-"""Connections still in their handshake at once; more are closed at once (a flood costs little)."""
+"""Connections that have not yet named a seat, at once; the oldest gives way to a newcomer."""
+MAX_PENDING_PER_ADDRESS: Final = 4
+"""Of those, from one address; a newcomer beyond that is closed at once."""
 
-Address = tuple[str, int]
 Chooser = Callable[[View], str]
 """A computer player's policy: the seat's view in, the text of one legal action out."""
 
@@ -160,7 +165,9 @@ class Node:
         self.trace: list[tuple[float, str, int]] | None = None
         """If a list, ``(trio time, "act" | "applied", step)`` is appended as moves happen (bench)."""
         self._nursery: trio.Nursery | None = None
-        self._pending = trio.CapacityLimiter(MAX_PENDING_HANDSHAKES)
+        self._gate = Gate(MAX_PENDING_HANDSHAKES, MAX_PENDING_PER_ADDRESS)
+        self._claims: dict[int, trio.CancelScope] = {}
+        """Per seat, the one incoming handshake that claims it (a newer claim cancels an older)."""
         self._held: dict[int, collections.deque[bytes]] = {}
         self._held_bytes: dict[int, int] = {}
         self._t0 = 0.0
@@ -344,46 +351,45 @@ class Node:
 
     async def _incoming(self, stream: trio.SocketStream) -> None:
         try:
-            self._pending.acquire_nowait()
-        except trio.WouldBlock:
+            address = str(stream.socket.getpeername()[0])
+        except OSError:  # already gone
             await trio.aclose_forcefully(stream)
             return
+        place = self._gate.enter(address)
+        if place is None:
+            await trio.aclose_forcefully(stream)
+            return
+        claimed: list[int] = []
+
+        def on_hello(hello: Hello) -> None:
+            # A seat of this game (``admit`` refused any other key): its own slot from now on.
+            seat = self._seat_of[hello.key]
+            place.leave()
+            older = self._claims.get(seat)
+            if older is not None:
+                older.cancel()
+            self._claims[seat] = place.scope
+            claimed.append(seat)
+
+        handshake = Handshake(
+            "acceptor",
+            self.identity,
+            binds=[self.game_id],
+            admit=lambda key: key in self._seat_of and self._seat_of[key] != self.seat,
+            on_hello=on_hello,
+        )
+        link: Link | None = None
         try:
-            handshake = Handshake(
-                "acceptor",
-                self.identity,
-                binds=[self.game_id],
-                admit=lambda key: key in self._seat_of and self._seat_of[key] != self.seat,
-            )
-            try:
+            with place.scope:
                 link = await accept(stream, handshake)
-            except (LinkError, HandshakeError):
-                return
+        except (LinkError, HandshakeError):
+            return
         finally:
-            self._pending.release()
-        await self._run_link(self._seat_of[link.peer_key], link)
-
-
-async def listen(host: str = "0.0.0.0", port: int = DEFAULT_PORT, tries: int = 10) -> trio.SocketListener:
-    """A listener on ``port`` or one of the next ``tries - 1`` ports (a fixed, documented port is
-    what a firewall rule can name), else on any free port."""
-    for candidate in range(port, port + tries):
-        try:
-            return await open_listener(host, candidate)
-        except OSError:
-            continue
-    return await open_listener(host, 0)
-
-
-async def open_listener(host: str = "127.0.0.1", port: int = 0) -> trio.SocketListener:
-    """A TCP listener on one address (port 0: any free port)."""
-    listeners = await trio.open_tcp_listeners(port, host=host)
-    first = listeners[0]
-    for extra in listeners[1:]:
-        with contextlib.suppress(OSError):
-            await extra.aclose()
-    assert isinstance(first, trio.SocketListener)
-    return first
+            place.leave()
+            if claimed and self._claims.get(claimed[0]) is place.scope:
+                del self._claims[claimed[0]]
+        if link is not None:
+            await self._run_link(self._seat_of[link.peer_key], link)
 
 
 __all__ = [

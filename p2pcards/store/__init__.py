@@ -12,7 +12,15 @@ The only layer besides ``net`` that does I/O.  It may import only ``wire``.
 """
 
 from .effects import Effects, MemoryStore, carry_out
-from .errors import ForeignJournal, InsecureFile, JournalBusy, JournalCorrupt, NotAJournal, StoreError
+from .errors import (
+    ForeignJournal,
+    InsecureDirectory,
+    InsecureFile,
+    JournalBusy,
+    JournalCorrupt,
+    NotAJournal,
+    StoreError,
+)
 from .game import GameStore, saved_games
 from .identity import fingerprint, load_or_create
 from .journal import Journal, Scan, TornTail
@@ -25,6 +33,7 @@ __all__ = [
     "Effects",
     "ForeignJournal",
     "GameStore",
+    "InsecureDirectory",
     "InsecureFile",
     "Journal",
     "JournalBusy",

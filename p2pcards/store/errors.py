@@ -19,6 +19,10 @@ class InsecureFile(StoreError):
     """A private file (identity key, secrets) that other users of this machine could read."""
 
 
+class InsecureDirectory(StoreError):
+    """A directory of the store that other users could write to or redirect (a symbolic link)."""
+
+
 class NotAJournal(StoreError):
     """The file does not start with a journal header (or has a version this program cannot read)."""
 

@@ -25,8 +25,9 @@ SEED_SIZE = 32
 def load_or_create(home: Path | str | None = None) -> Ed25519PrivateKey:
     """The identity key of this data directory, created (with a fresh random seed) if there is none."""
     path = paths.identity_path(home)
+    # Checked every time, not only on creation: a data directory others can write to is refused.
+    paths.ensure_private_dir(path.parent)
     if not path.exists():
-        paths.ensure_private_dir(path.parent)
         # If another process won the race, its key is the one; ours is discarded unseen.
         atomic_create(path, os.urandom(SEED_SIZE), mode=PRIVATE_MODE)
     return load(path)

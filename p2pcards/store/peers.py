@@ -8,7 +8,8 @@ trusted key is a decision the user makes (``trust``), after comparing fingerprin
 ``peers.json`` is ``{"version": 1, "peers": {name: {"key": hex}}}``, replaced atomically on every
 change under an advisory lock (``peers.json.lock``), so two processes cannot lose each other's
 updates.  A file that cannot be read is an error naming it, never silently reset: it is the memory
-of whom this player trusts.
+of whom this player trusts.  Only usable Ed25519 keys enter it (``wire.keys.weak_key_problem``); a
+file holding another is refused, naming the entry.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pcards import wire
+from p2pcards.wire.keys import weak_key_problem
 
 from . import paths
 from .errors import StoreError
@@ -91,16 +93,22 @@ class Peers:
 
     @contextlib.contextmanager
     def _update(self) -> Iterator[dict[str, bytes]]:
-        """Read, modify and write under the lock; written only if something changed."""
-        paths.ensure_private_dir(self.path.parent)
-        with locked(self.path.with_name(self.path.name + ".lock")):
-            before = self._load()
-            peers = dict(before)
-            yield peers
-            if peers != before:
-                self._save(peers)
+        """Read, modify and write under the lock; written only if something changed.  Any failure of
+        the file system (out of file descriptors, a full disk) is a ``PeersError`` naming the file."""
+        try:
+            paths.ensure_private_dir(self.path.parent)
+            with locked(self.path.with_name(self.path.name + ".lock")):
+                before = self._load()
+                peers = dict(before)
+                yield peers
+                if peers != before:
+                    self._save(peers)
+        except OSError as exc:
+            raise PeersError(self.path, f"cannot update the known peers: {exc}") from exc
 
     def _load(self) -> dict[str, bytes]:
+        if self.path.parent.is_dir():
+            paths.check_dir(self.path.parent, data_root=True)
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -138,6 +146,9 @@ class Peers:
 def _check_key(key: bytes) -> None:
     if not isinstance(key, bytes) or len(key) != KEY_SIZE:
         raise ValueError(f"a peer's key is {KEY_SIZE} raw bytes")
+    problem = weak_key_problem(key)
+    if problem:
+        raise ValueError(f"not a usable public key: {problem}")
 
 
 def _parse(doc: Any) -> dict[str, bytes]:
@@ -154,5 +165,9 @@ def _parse(doc: Any) -> dict[str, bytes]:
             key = b""
         if len(key) != KEY_SIZE:
             raise ValueError(f"peer {name!r} has no valid key (64 hex digits)")
+        # A small-order key would let anyone sign as that peer: the entry is refused, not skipped.
+        problem = weak_key_problem(key)
+        if problem:
+            raise ValueError(f"peer {name!r} has an unusable key ({problem}): remove that entry")
         peers[name] = key
     return peers

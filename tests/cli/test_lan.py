@@ -196,6 +196,10 @@ def check_agreement(seats: Sequence[Proc]) -> str:
 # ============================================================================ whole matches
 
 
+def start_players(options: list[str]) -> int:
+    return int(options[options.index("--players") + 1]) if "--players" in options else 4
+
+
 MATCHES = [
     ("durak", ["--players", "4"]),
     ("spades", ["-o", "target=100"]),
@@ -218,6 +222,16 @@ async def test_a_host_two_joiners_and_a_computer_play_a_whole_match(
         ]
         codes = [await p.finish() for p in (host, *joiners)]
     assert codes == [0, 0, 0], procs.report()
+    # Each joiner saw the table and the host's proven fingerprint before it asked for a seat.
+    for joiner in joiners:
+        kinds = [e["event"] for e in joiner.events]
+        assert kinds.index("table") < kinds.index("joining")
+        table = joiner.of("table")[0]
+        assert table["fingerprint"] == host.of("hosting")[0]["fingerprint"] and table["host"] == "Hana"
+        assert (table["game"], table["dealer"], table["players"]) == (game, "mental", start_players(options))
+        # ... and, before signing, that the host's laptop runs the computer player (and sees its cards).
+        computers = joiner.of("computers")[0]
+        assert computers["seats"] == [3] and computers["runner"] == 0 and computers["runner_name"] == "Hana"
     # The host saw each joiner's name with the fingerprint of the key it proved.
     asked = {e["name"]: e["fingerprint"] for e in host.of("request")}
     assert asked == {j.name: j.of("joining")[0]["fingerprint"] for j in joiners}
@@ -308,6 +322,8 @@ async def test_a_private_table_needs_its_join_code(procs: Procs) -> None:
         port = await host_port(host)
         assert host.of("hosting")[0]["private"] is True
         address = f"127.0.0.1:{port}"
+        # The way to join that the host's screen gives includes the code.
+        assert host.of("hosting")[0]["join"] == [f"p2pcards join {address} --code K7Q2-X9"]
         bare = await procs.start("bare", "join", address, "--auto", "easy", "--json")
         assert await bare.finish() == 2
         assert any("give its join code with --code CODE" in line for line in bare.output), bare.report()

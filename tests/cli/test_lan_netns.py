@@ -1,5 +1,7 @@
 """Real discovery: a host announces its table by mDNS on a LAN of network namespaces; ``list`` sees it
-appear, change and vanish; two players find it by name and by the host's fingerprint, join and play.
+appear, change and start; two players find it by name and by the host's fingerprint, join and play;
+a latecomer is told the game has started.  Then the default port: an address without a port, a host
+that moves to the next port, two tables of one name on one machine, a busy port given by hand.
 
 The namespaces are made by the test and removed afterwards (``tests/net/netns.py``); zeroconf is
 bound to their interfaces only, and they have no route out."""
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from p2pcards.net.link import DEFAULT_PORT
 from tests.cli.test_lan import Procs, check_agreement, check_journals
 from tests.net.netns import Lan, lan_fixture, unavailable
 
@@ -54,6 +57,10 @@ async def test_players_find_the_table_by_mdns_join_and_play(lan3: Lan, procs: Pr
         ann = await procs.start("ann", "join", "Hana's table", "--name", "Ann", "--interface", two.address,
                                 "--auto", "easy", "--json", prefix=two.command())
         assert (await ann.until("found"))["fingerprint"] == hosting["fingerprint"]
+        # Before asking for a seat: the table as the host describes it, with its proven fingerprint.
+        table = await ann.until("table")
+        assert table["fingerprint"] == hosting["fingerprint"] and table["dealer"] == "mental"
+        await ann.until("joining")
         await host.until("admitted", name="Ann")
         assert (await watcher.until("changed", name="Hana's table"))["free"] == 1  # a seat was taken
 
@@ -62,8 +69,53 @@ async def test_players_find_the_table_by_mdns_join_and_play(lan3: Lan, procs: Pr
                                 three.address, "--auto", "easy", "--json", prefix=three.command())
         request = await host.until("request", name="Bob")
         assert request["address"].startswith(three.address + ":")
-        await watcher.until("vanished", name="Hana's table")  # the game started: no longer open
+        # The game started: the table is still announced, as playing, so that nobody looks in vain.
+        assert (await watcher.until("changed", name="Hana's table", playing=True))["free"] == 0
+        late = await procs.start("late", "join", "Hana's table", "--name", "Cid", "--interface",
+                                 three.address, "--auto", "easy", "--json", prefix=three.command(),
+                                 home="cid")
+        assert await late.finish() == 1
+        assert "has already started" in late.of("failed")[0]["message"], late.report()
         codes = [await p.finish() for p in (host, ann, bob)]
     assert codes == [0, 0, 0], procs.report()
     game_id = check_agreement([host, ann, bob])
     check_journals([host, ann, bob], game_id)
+
+
+async def test_the_default_port_an_address_alone_and_two_tables_of_one_name(lan3: Lan, procs: Procs) -> None:
+    one, two, three = lan3.hosts
+    table = ("host", "durak", "--players", "2", "--name", "Kai", "--interface", one.address, "--admit", "all",
+             "--auto", "easy", "--json", "--timeout", "60")  # fmt: skip
+    with trio.fail_after(90):
+        first = await procs.start("first", *table, prefix=one.command())
+        assert (await first.until("hosting"))["port"] == DEFAULT_PORT
+        # Another table on the same machine: the default port is taken, so it moves on to the next.
+        second = await procs.start("second", *table, prefix=one.command(), home="second")
+        second_hosting = await second.until("hosting")
+        assert second_hosting["port"] == DEFAULT_PORT + 1
+        # A port given by hand is used as given, or not at all.
+        fixed = await procs.start("fixed", *table, "--port", str(DEFAULT_PORT), prefix=one.command(),
+                                  home="fixed")  # fmt: skip
+        assert await fixed.finish() == 1
+        assert f"cannot listen on port {DEFAULT_PORT}" in fixed.of("failed")[0]["message"]
+
+        # Both are seen, as two tables: their instance names differ by port.
+        watcher = await procs.start("list", "list", "--interface", two.address, "--timeout", "60", "--json",
+                                    prefix=two.command())
+        seen = [await watcher.until("appeared", name="Kai's table") for _ in range(2)]
+        assert sorted(s["port"] for s in seen) == [DEFAULT_PORT, DEFAULT_PORT + 1]
+        assert len({s["instance"] for s in seen}) == 2
+
+        # An address alone: the default port.
+        ann = await procs.start("ann", "join", one.address, "--name", "Ann", "--interface", two.address,
+                                "--auto", "easy", "--json", prefix=two.command())
+        assert (await ann.until("table"))["address"] == f"{one.address}:{DEFAULT_PORT}"
+        assert [await p.finish() for p in (first, ann)] == [0, 0], procs.report()
+
+        # Nothing answers on the default port any more: the tables seen at that address are next.
+        bob = await procs.start("bob", "join", one.address, "--name", "Bob", "--interface", three.address,
+                                "--auto", "easy", "--json", prefix=three.command())
+        assert (await bob.until("table"))["address"] == f"{one.address}:{DEFAULT_PORT + 1}"
+        assert [await p.finish() for p in (second, bob)] == [0, 0], procs.report()
+    check_journals([first, ann], check_agreement([first, ann]))
+    check_journals([second, bob], check_agreement([second, bob]))

@@ -3,6 +3,7 @@ loudly and refused, the next player is admitted, and the host plays the hand by 
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -12,8 +13,9 @@ from pathlib import Path
 import pexpect
 
 from p2pcards.store import Peers
+from p2pcards.store.identity import load
 from p2pcards.store.paths import HOME_ENV
-from p2pcards.wire import key_from_seed, public_bytes
+from p2pcards.wire import fingerprint, key_from_seed, public_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 SUIT_LETTERS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
@@ -94,3 +96,56 @@ def test_the_host_admits_by_fingerprint_and_plays_at_the_keyboard(tmp_path: Path
     # Trust on first use: Bob is remembered now; Ann's old key was kept, not replaced.
     known = Peers(host_home).all()
     assert set(known) == {"Ann", "Bob"} and known["Ann"] == public_bytes(key_from_seed(b"\x01" * 32))
+
+
+PROMPT = re.compile(r"Admit (\S+) \(([A-Z2-7-]{19})\)\? \[y/n\] ")
+
+
+def test_in_the_lobby_no_prompt_shares_a_line_and_a_changed_key_shows_each_fingerprint_whole(
+    tmp_path: Path,
+) -> None:
+    """80x24, as most terminals open: Jun's request arrives while the host is asked about Ivan."""
+    host_home = tmp_path / "host"
+    before = key_from_seed(b"\x07" * 32)
+    Peers(host_home).remember("Ivan", public_bytes(before))  # an Ivan met before, with another key
+    args = ["-m", "p2pcards", "host", "durak", "--players", "3", "--interface", "127.0.0.1", "--port", "0",
+            "--name", "Hana"]
+    log = io.StringIO()
+    child = pexpect.spawn(sys.executable, args, env=env_for(host_home), encoding="utf-8", timeout=30,
+                          dimensions=(24, 80), cwd=str(ROOT))
+    child.logfile_read = log
+    others: list[subprocess.Popen[bytes]] = []
+    try:
+        child.expect(r"p2pcards join 127\.0\.0\.1:(\d+)")
+        port = child.match.group(1)
+        child.expect("2 seats to fill")
+        others.append(joiner(tmp_path / "ivan", port, "Ivan", tmp_path / "ivan.log"))
+        child.expect(PROMPT)
+        assert child.match.group(1) == "Ivan"
+        others.append(joiner(tmp_path / "jun", port, "Jun", tmp_path / "jun.log"))
+        child.expect("#2 Jun asks to sit at your table")
+        child.expect(PROMPT)  # asked again, below Jun's request
+        assert child.match.group(1) == "Ivan"
+        child.sendline("n")
+        child.expect("Ivan was refused")
+        child.expect(PROMPT)
+        assert child.match.group(1) == "Jun"
+        child.sendline("quit")
+        child.expect("The table is closed")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+        for proc in others:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+    lines = [line.rstrip() for line in log.getvalue().replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    asked = [line for line in lines if "[y/n]" in line]
+    assert len(asked) >= 3
+    for line in asked:  # a prompt alone on its line, with at most the answer typed after it
+        assert re.fullmatch(r"Admit \S+ \([A-Z2-7-]{19}\)\? \[y/n\]( (y|n|quit))?", line), line
+    assert any(line.startswith("#2 Jun asks") for line in lines)
+    # The warning about Ivan's key: each fingerprint whole, on a line of its own.
+    ivan = fingerprint(load(tmp_path / "ivan" / "identity.key"))
+    keys = [line.split()[-1] for line in lines if line.strip().startswith(("key now:", "key before:"))]
+    assert keys == [ivan, fingerprint(before)]

@@ -8,21 +8,28 @@ stream are ignored.  Commands:
 - ``seat SEAT IPS...``: play one seat of a test game (mental dealer) with the seats at IPS.
 - ``host IP``: advertise a 3-seat Durak lobby, admit the first joiner, add a bot, play.
 - ``join IP``: find a table by mDNS, ask to join, play the seat given.
+- ``lying-host IP LIE``: a dishonest host on IP (port printed), for a real ``p2pcards join`` to meet.
+  It admits the first joiner, then starts a game that is not what it showed: ``seeded`` (it said
+  mental poker), or ``bob`` (it writes a seat "Bob" with a key that nobody proves, to poison the
+  joiner's known peers).  It plays its own seat only.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
 import trio
 
 from p2pcards.net.discovery import Appeared, Changed, TableAd, Vanished, advertise, browse
-from p2pcards.net.lobby import Lobby, join
+from p2pcards.net.joining import join
+from p2pcards.net.lobby import HostedGame, Lobby
 from p2pcards.net.node import Node, open_listener
 from p2pcards.store import MemoryStore
-from p2pcards.wire import fingerprint
+from p2pcards.table.genesis import make_genesis
+from p2pcards.wire import fingerprint, key_from_seed, public_bytes
 
 from .helpers import genesis_for, identities, random_chooser
 
@@ -166,6 +173,48 @@ async def do_join(ip: str) -> None:
     )
 
 
+class _LyingLobby(Lobby):
+    def __init__(self, *args: Any, lie: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lie = lie
+
+    async def start(self, **kwargs: Any) -> HostedGame:
+        if self.lie == "seeded":
+            self.dealer = "seeded"  # the table it showed said mental poker
+            return await super().start(**kwargs)
+        # A seat "Bob" with a key of the host's choosing, written as a person's seat, never run.
+        self.started = True
+        (ann,) = self.admitted
+        seats = [(self.name, public_bytes(self.identity)), (ann.name, ann.key)]
+        seats.append(("Bob", public_bytes(key_from_seed(os.urandom(32)))))
+        genesis = make_genesis(self.game, seats, options=self.options, nonce=self.lobby_id,
+                               timeout_ms=self.timeout_ms)  # fmt: skip
+        self._tell(ann, {"t": "start", "genesis": genesis.encode(), "seat": 1, "dial": []})
+        if ann.link is not None:
+            ann.link.finish()
+            with trio.move_on_after(2):
+                await ann.link.closed.wait()
+        node = Node(genesis, 0, self.identity, MemoryStore(), addresses={1: ann.address}, dial={1})
+        return HostedGame(genesis, [node])
+
+
+async def do_lying_host(ip: str, lie: str) -> None:
+    (key,) = identities(1, tag=32)
+    lobby = _LyingLobby(key, "Host", "durak", players=3 if lie == "bob" else 2,
+                        listener=await open_listener(ip, 0), lie=lie)  # fmt: skip
+    async with trio.open_nursery() as nursery:
+        await nursery.start(lobby.run)
+        say(event="listening", port=lobby.port, fingerprint=fingerprint(key))
+        lobby.admit(await lobby.requests.receive())
+        game = await lobby.start(bot_level="easy")
+        say(event="started", dealer=game.genesis.dealer, names=[s.name for s in game.genesis.seats])
+        game.nodes[0].chooser = random_chooser(game.genesis, 0)
+        nursery.start_soon(game.nodes[0].run)
+        async for _ in lines():
+            pass
+        nursery.cancel_scope.cancel()
+
+
 def main(argv: list[str]) -> None:
     command, args = argv[0], argv[1:]
     if command == "advertise":
@@ -176,6 +225,8 @@ def main(argv: list[str]) -> None:
         trio.run(do_host, args[0])
     elif command == "join":
         trio.run(do_join, args[0])
+    elif command == "lying-host":
+        trio.run(do_lying_host, args[0], args[1])
     elif command == "seat":
         trio.run(do_seat, int(args[0]), args[1:])
     else:

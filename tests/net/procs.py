@@ -24,10 +24,14 @@ class Agent:
         """Every line it printed (warnings and tracebacks too): shown when a test fails."""
 
     @classmethod
-    async def start(cls, host: Host, *args: str) -> Agent:
+    async def start(cls, host: Host | None, *args: str, home: str | None = None) -> Agent:
+        """``tests.net.agent`` with ``args``, in ``host``'s namespace (None: this one, for loopback)."""
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        if home is not None:
+            env["P2PCARDS_HOME"] = home
+        argv = [sys.executable, "-m", "tests.net.agent", *args]
         proc = await trio.lowlevel.open_process(
-            host.command(sys.executable, "-m", "tests.net.agent", *args),
+            host.command(*argv) if host is not None else argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

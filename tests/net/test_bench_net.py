@@ -8,8 +8,12 @@ from p2pcards.bench import net
 
 
 def test_the_net_bench_reports_latency_and_discovery():
-    result = net.run(1, peers=(4,), namespaces=False)
+    told: list[str] = []
+    result = net.run(1, peers=(4,), namespaces=False, progress=told.append)
     assert json.loads(json.dumps(result)) == result  # plain JSON
+    # It says what it measures while it runs, from the first match to the end.
+    assert told[0].startswith("move latency, 4 peers: match 1 of 1") and told[-1] == "done."
+    assert any(t.startswith("discovery on one host") for t in told)
 
     (case,) = result["latency"]
     assert (case["peers"], case["dealer"], case["games"]) == (4, "mental", 1)
@@ -31,8 +35,11 @@ def test_the_net_bench_reports_latency_and_discovery():
         assert lo["note"]
     assert d["namespaces"]["available"] is False and d["namespaces"]["note"]
 
+    joining = result["join"]  # needs namespaces: not asked for here, and it says so
+    assert joining["available"] is False and joining["note"] and joining["to_prompt"] is None
+
     text = net.format_table(result)
-    assert "every peer" in text and "discovery" in text
+    assert "every peer" in text and "discovery" in text and "join NAME to the host's prompt" in text
 
 
 def test_percentiles_stay_within_the_samples():

@@ -149,13 +149,69 @@ def test_an_acceptor_answering_for_another_game_is_refused():
     assert err.value.why is Why.WRONG_GAME
 
 
-def test_a_key_that_is_not_admitted_is_refused_after_it_is_proven():
+def test_a_key_that_is_not_admitted_is_refused_as_soon_as_its_hello_names_it():
     d, a = pair(a_admit=lambda key: key == public_bytes(MALLORY))
+    d.start()
+    a.start()
+    with pytest.raises(HandshakeError) as err:
+        a.receive(d._ours or b"")
+    assert err.value.why is Why.NOT_ADMITTED and err.value.reply is not None
+    assert a.peer_key is None and not a.done  # refused before any proof was looked at
+
+
+def test_a_key_admitted_at_hello_is_checked_again_once_proven():
+    answers = iter([True, False])  # a seat that stopped being one meanwhile
+    d, a = pair(a_admit=lambda key: next(answers))
     with pytest.raises(HandshakeError) as err:
         handshake_pair(d, a)
     assert err.value.why is Why.NOT_ADMITTED
     assert a.peer_key == public_bytes(ALICE)  # proven, then refused
     assert not a.done
+
+
+@pytest.mark.parametrize(
+    "weak",
+    [
+        bytes([1]) + bytes(31),  # the identity point: R = identity, S = 0 verifies anything
+        bytes(32),  # a point of order 4
+        (2**255 - 19 + 1).to_bytes(32, "little"),  # y >= p: a non-canonical encoding
+    ],
+)
+def test_a_small_order_or_non_canonical_key_is_refused_in_the_hello(weak: bytes):
+    """With a small-order key anyone could forge that peer's signatures: it never gets a proof checked."""
+    _, a = pair()
+    a.start()
+    hello = encode({"t": "hello", "v": 1, "key": weak, "nonce": b"n" * 32, "bind": GAME, "code": False})
+    with pytest.raises(HandshakeError) as err:
+        a.receive(hello)
+    assert err.value.why is Why.WEAK_KEY and err.value.reply is not None
+
+
+def test_the_hello_hook_sees_the_claimed_key_before_anything_is_answered():
+    claimed: list[bytes] = []
+    d, a = pair(a_on_hello=lambda hello: claimed.append(hello.key))
+    handshake_pair(d, a)
+    assert claimed == [public_bytes(ALICE)]
+
+    def refuse(hello: Any) -> None:
+        raise HandshakeError(Why.NOT_ADMITTED, "busy")
+
+    d, a = pair(a_on_hello=refuse)
+    d.start()
+    a.start()
+    with pytest.raises(HandshakeError):
+        a.receive(d._ours or b"")
+    assert a._ours is None  # nothing was answered
+
+
+def test_a_refusal_reason_from_the_peer_is_made_safe_and_short():
+    d, _ = pair()
+    d.start()
+    hostile = encode({"t": "refuse", "why": "\x1b[2J\x1b]0;owned\x07admitted\u202e" + "x" * 500})
+    with pytest.raises(HandshakeError) as err:
+        d.receive(hostile)
+    assert err.value.why is Why.REFUSED
+    assert not any(ch in err.value.detail for ch in "\x1b\x07\u202e") and len(err.value.detail) <= 200
 
 
 # ---------------------------------------------------------------------- join codes

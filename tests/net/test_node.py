@@ -132,6 +132,47 @@ async def test_a_seat_that_vanishes_is_voted_silent_on_the_table_s_clock():
     assert len({n.table.digest() for n in mesh.nodes[:victim]}) == 1
 
 
+async def test_a_seated_player_s_dropped_link_gets_back_in_past_stalled_sockets():
+    """Sockets that connect and never speak, kept up by a stranger, used to fill the 16 handshake
+    slots for good: a seat whose link dropped could then never reconnect."""
+    ids = identities(2, tag=5)
+    g = genesis_for(ids, "durak", dealer="seeded", seed=9)
+    mesh = await make_mesh(g, ids)
+    acceptor = mesh.nodes[1]  # seat 0 dials seat 1
+    port = mesh.ports[1]
+    stop = trio.Event()
+
+    async def keep_stalling(source: str) -> None:
+        while not stop.is_set():
+            try:
+                stream = await trio.open_tcp_stream(LOOPBACK, port, local_address=source)
+            except OSError:
+                await trio.sleep(0.2)
+                continue
+            async with stream:
+                with trio.move_on_after(30):
+                    await stream.receive_some(1)  # until the node closes it
+            await trio.sleep(0)  # and at once another one, to keep every slot taken
+
+    with trio.fail_after(40):
+        async with trio.open_nursery() as nursery:
+            for node in mesh.nodes:
+                nursery.start_soon(node.run)
+            await wait_for_step(acceptor, 10)
+            for i in range(24):  # more than the 16 slots, from 6 addresses
+                nursery.start_soon(keep_stalling, f"127.0.4.{i % 6 + 1}")
+            await trio.sleep(1.0)
+            ups = len([e for e in mesh.of(0, PeerUp) if e.seat == 1])
+            link = mesh.nodes[0].links[1]
+            link.close("killed by the test")
+            while len([e for e in mesh.of(0, PeerUp) if e.seat == 1]) == ups:
+                await trio.sleep(0.05)
+            await mesh.all_finished()
+            stop.set()
+            nursery.cancel_scope.cancel()
+    mesh.check_agreement()
+    assert acceptor._gate.evicted > 0  # the stalled ones gave way, the seat did not
+
 
 async def _run_in(node: Node, scope: trio.CancelScope, done: trio.Event) -> None:
     try:

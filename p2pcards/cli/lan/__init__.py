@@ -13,13 +13,13 @@
 from __future__ import annotations
 
 import argparse
-
-from p2pcards.cli.lan import host, join, listing, resume
+from importlib import import_module
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    for module in (host, join, listing, resume):
-        module.register(commands)
+    # Imported here, not above: running one command need not import the others (``p2pcards.cli``).
+    for name in ("host", "join", "listing", "resume"):
+        import_module(f"p2pcards.cli.lan.{name}").register(commands)
 
 
 __all__ = ["register"]

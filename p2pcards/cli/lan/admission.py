@@ -1,8 +1,11 @@
 """The host's side of the lobby on screen: who asks to sit down, with which key, and the host's answer.
 
 Each request shows the player's name, the fingerprint of the key it proved and where it comes from;
-a name that arrives with another key than before gets a loud warning.  The host answers ``y`` / ``n``
-(the oldest request waiting), ``admit N`` / ``refuse N``, or types ``start``.
+a name that arrives with another key than before gets a loud warning, each fingerprint on a line of
+its own so that it is read whole.  The host answers ``y`` / ``n`` (the oldest request waiting),
+``admit N`` / ``refuse N``, or types ``start``.  Every name shown is the joiner's own text, made safe
+to print (``text.shown``); the prompt never shares its line with a request arriving meanwhile
+(``terminal``).
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ from typing import Final
 import trio
 from rich.text import Text
 
-from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
+from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out, changed_key_warning
 from p2pcards.net.discovery import Advertisement
 from p2pcards.net.lobby import Lobby, LobbyError, Request
 from p2pcards.store.peers import Trust
+from p2pcards.text import MAX_NAME, shown
 from p2pcards.wire import fingerprint
 
 HELP: Final = """\
@@ -51,10 +55,12 @@ class Admission:
         self.wait_for = wait_for
         self.decided = trio.Event()
         self.start = False
+        self._free_changed = trio.Event()
 
     async def run(self) -> bool:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._requests)
+            nursery.start_soon(self._announce_free_seats)
             if self.lines is not None:
                 nursery.start_soon(self._console)
             await self.decided.wait()
@@ -70,36 +76,41 @@ class Admission:
 
     async def _requests(self) -> None:
         async for request in self.lobby.requests:
+            name = shown(request.name, MAX_NAME)
             if request.state == "gone":
-                self.out.emit({"event": "gone", "number": request.number + 1, "name": request.name})
-                self.out.say(Text(f"#{request.number + 1} {request.name} left.", style="yellow"))
-            else:
+                self.out.emit({"event": "gone", "number": request.number + 1, "name": name})
+                self.out.say(Text(f"#{request.number + 1} {name} left.", style="yellow"))
+            elif request.state == "refused":  # by the lobby itself: nobody answered in time
+                self.out.emit({"event": "refused", "number": request.number + 1, "name": name,
+                               "reason": request.reason})
+                self.out.say(Text(f"#{request.number + 1} {name} was refused ({request.reason}).",
+                                  style="yellow"))
+            elif request.state == "waiting":
                 self._show(request)
                 if self.admit_all:
                     if request.trust is Trust.CHANGED:
                         self._refuse(request, CHANGED_REFUSAL)
                     else:
                         self._admit(request)
-            await self._changed()
+            self._changed()
 
     def _show(self, request: Request) -> None:
+        name = shown(request.name, MAX_NAME)
         trust = request.trust.value if request.trust is not None else None
         address = f"{request.address[0]}:{request.address[1]}"
-        self.out.emit({"event": "request", "number": request.number + 1, "name": request.name,
+        self.out.emit({"event": "request", "number": request.number + 1, "name": name,
                        "fingerprint": request.fingerprint, "trust": trust, "address": address})
         if request.trust is Trust.CHANGED:
-            known = self.lobby.peers.key_of(request.name) if self.lobby.peers is not None else None
+            known = request.known_key
             before = fingerprint(known) if known is not None else "another key"
-            self.out.warn(
-                f"{request.name!r} arrives with a DIFFERENT KEY than before: {request.fingerprint}, not "
-                f"{before}. It may be someone else using that name. Admit only if {request.name} reads "
-                f"you {request.fingerprint} from their own screen.",
-                name=request.name, fingerprint=request.fingerprint, known=before,
-            )
+            message = f"{name!r} arrives with a DIFFERENT KEY than before"
+            self.out.emit({"event": "warning", "message": message, "name": name,
+                           "fingerprint": request.fingerprint, "known": before})
+            self.out.say(changed_key_warning(name, request.fingerprint, before, joiner=True))
         if self.out.json:
             return
         line = Text(f"#{request.number + 1} ", style="bold")
-        line.append(request.name, style="bold")
+        line.append(name, style="bold")
         line.append(" asks to sit at your table   key ")
         line.append(request.fingerprint, style="bold cyan")
         note = {
@@ -113,33 +124,46 @@ class Admission:
         self.out.say(line)
 
     def _admit(self, request: Request) -> None:
+        name = shown(request.name, MAX_NAME)
         try:
-            self.lobby.admit(request)
+            problem = self.lobby.admit(request)
         except LobbyError as exc:
-            self.out.say(Text(f"Cannot admit {request.name}: {exc}", style="yellow"))
+            self.out.say(Text(f"Cannot admit {name}: {exc}", style="yellow"))
             if self.lobby.free_seats <= 0:
                 self._refuse(request, "the table is full")
             return
-        self.out.emit({"event": "admitted", "number": request.number + 1, "name": request.name,
+        self.out.emit({"event": "admitted", "number": request.number + 1, "name": name,
                        "fingerprint": request.fingerprint, "free": self.lobby.free_seats})
-        self.out.say(Text(f"{request.name} sits down ({self._free_text()}).", style="green"))
+        self.out.say(Text(f"{name} sits down ({self._free_text()}).", style="green"))
+        if problem:
+            self.out.note(f"{name}'s key could not be remembered ({problem})")
+        self._free_changed.set()
 
     def _refuse(self, request: Request, why: str) -> None:
         self.lobby.refuse(request, why)
-        self.out.emit({"event": "refused", "number": request.number + 1, "name": request.name, "reason": why})
-        self.out.say(Text(f"{request.name} was refused ({why}).", style="yellow"))
+        name = shown(request.name, MAX_NAME)
+        self.out.emit({"event": "refused", "number": request.number + 1, "name": name, "reason": why})
+        self.out.say(Text(f"{name} was refused ({why}).", style="yellow"))
 
     def _free_text(self) -> str:
         free = self.lobby.free_seats
         return "the table is full" if free <= 0 else f"{free} seat{'s' if free != 1 else ''} free"
 
-    async def _changed(self) -> None:
-        """After any change: the advertisement's free seats, then start if it is time."""
-        if self.advertisement is not None:
+    async def _announce_free_seats(self) -> None:
+        """Keep the advertisement's free seats up to date, in the background: zeroconf takes most of
+        a second to send an update, and nobody at the keyboard should wait for it."""
+        if self.advertisement is None:
+            return
+        while True:
+            await self._free_changed.wait()
+            self._free_changed = trio.Event()
             try:
                 await self.advertisement.update(free=max(0, self.lobby.free_seats))
             except Exception as exc:  # the advertisement is a convenience; a manual join still works
                 self.out.note(f"the table's announcement could not be updated ({exc})")
+
+    def _changed(self) -> None:
+        """After any change: start if it is time, else ask about the next request."""
         enough = self.wait_for is not None and len(self.lobby.admitted) >= self.wait_for
         if self.lobby.free_seats <= 0 or enough:
             self._decide(True)
@@ -153,7 +177,7 @@ class Admission:
         if not waiting:
             return
         request = waiting[0]
-        self.out.prompt(f"Admit {request.name} ({request.fingerprint})? [y/n] ")
+        self.out.prompt(f"Admit {shown(request.name, MAX_NAME)} ({request.fingerprint})? [y/n] ")
 
     # ------------------------------------------------------------------ the host's commands
 
@@ -166,9 +190,9 @@ class Admission:
                 if not self.admit_all:
                     self._decide(False)  # nobody left to answer the requests
                 return
-            await self._command(" ".join(raw.split()).lower())
+            self._command(" ".join(raw.split()).lower())
 
-    async def _command(self, typed: str) -> None:
+    def _command(self, typed: str) -> None:
         words = typed.split()
         waiting = self.lobby.waiting
         if not words:
@@ -202,17 +226,17 @@ class Admission:
         elif verb in ("help", "h", "?"):
             self.out.say(Text(HELP))
         else:
-            self._problem(typed, f"{typed!r} is not a command here: type y, n, admit N, refuse N, start "
-                                 "or help.")
-        await self._changed()
+            self._problem(typed, f"{shown(typed, 40)!r} is not a command here: type y, n, admit N, "
+                                 "refuse N, start or help.")
+        self._changed()
 
     def _problem(self, typed: str, message: str) -> None:
         self.out.emit({"event": "error", "input": typed, "message": message})
         self.out.say(Text(message, style="yellow"))
 
     def _who(self) -> None:
-        seated = [self.lobby.name + " (you)"] + [r.name for r in self.lobby.admitted]
-        waiting = [f"#{r.number + 1} {r.name}" for r in self.lobby.waiting]
+        seated = [self.lobby.name + " (you)"] + [shown(r.name, MAX_NAME) for r in self.lobby.admitted]
+        waiting = [f"#{r.number + 1} {shown(r.name, MAX_NAME)}" for r in self.lobby.waiting]
         self.out.emit({"event": "who", "seated": seated, "waiting": waiting, "free": self.lobby.free_seats})
         self.out.say(Text(f"Seated: {', '.join(seated)} ({self._free_text()})."))
         if waiting:

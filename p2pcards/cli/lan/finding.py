@@ -18,6 +18,7 @@ from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
 from p2pcards.net.discovery import Appeared, Changed, Sighting, TableAd, Vanished, browse
 from p2pcards.net.handshake import HANDSHAKE_VERSION
 from p2pcards.store import Peers, StoreError
+from p2pcards.text import MAX_NAME, shown
 from p2pcards.wire import fingerprint
 
 SETTLE: Final = 1.5
@@ -39,28 +40,37 @@ async def browsing(interfaces: Sequence[str] | None) -> AsyncIterator[trio.Memor
 def known_hosts() -> dict[str, str]:
     """Fingerprint -> name, for the peers this player knows (trust on first use)."""
     try:
-        return {fingerprint(key): name for name, key in Peers().all().items()}
+        return {fingerprint(key): shown(name, MAX_NAME) for name, key in Peers().all().items()}
     except StoreError:
         return {}
+
+
+DEALER_WORDS: Final = {"mental": "mental poker", "seeded": "SEEDED DEALER (a test deck anyone can predict)"}
 
 
 def ad_json(ad: TableAd, known: dict[str, str]) -> dict[str, Any]:
     return {
         "name": ad.name, "game": ad.game, "options": dict(ad.options), "seats": ad.seats, "free": ad.free,
         "fingerprint": ad.fingerprint, "host": known.get(ad.fingerprint), "private": ad.private,
-        "addresses": list(ad.addresses), "port": ad.port, "version": ad.version,
+        "addresses": list(ad.addresses), "port": ad.port, "version": ad.version, "dealer": ad.dealer,
+        "playing": ad.playing, "instance": ad.instance,
     }
 
 
 def ad_line(ad: TableAd, known: dict[str, str], mark: str = "") -> Text:
+    """One table as ``list`` shows it (every text in ``ad`` was made safe when it was parsed)."""
     line = Text(mark)
     line.append(f"{ad.name}", style="bold")
     line.append(f"  {ad.game.capitalize()}")
     options = ", ".join(f"{k}={v}" for k, v in ad.options if k != "players")
     if options:
         line.append(f" ({options})", style="dim")
-    free_style = "green" if ad.free else "dim"
-    line.append(f"  {ad.free} of {ad.seats} seats free", style=free_style)
+    if ad.playing:
+        line.append("  playing (the game has started)", style="dim")
+    else:
+        line.append(f"  {ad.free} of {ad.seats} seats free", style="green" if ad.free else "dim")
+    dealer_style = "dim" if ad.dealer == "mental" else "bold red"
+    line.append(f"  {DEALER_WORDS.get(ad.dealer, ad.dealer)}", style=dealer_style)
     line.append("  host ")
     host = known.get(ad.fingerprint)
     if host is not None:
@@ -84,7 +94,12 @@ def _close(ad: TableAd, wanted: str) -> bool:
 
 
 def describe_seen(seen: Sequence[TableAd]) -> str:
-    return "; ".join(f"{ad.name!r} ({ad.game}, {ad.free} free)" for ad in seen) or "none"
+    def one(ad: TableAd) -> str:
+        state = "playing" if ad.playing else f"{ad.free} free"
+        where = f", {ad.addresses[0]}:{ad.port}" if ad.addresses else ""
+        return f"{ad.name!r} ({ad.game}, {state}{where})"
+
+    return "; ".join(one(ad) for ad in seen) or "none"
 
 
 async def find_table(
@@ -93,15 +108,24 @@ async def find_table(
     timeout: float,
     out: Out,
     lines: Lines | None,
+    *,
+    at_address: str | None = None,
 ) -> TableAd:
     """The table named ``wanted`` (its name, a unique part of it, or its host's fingerprint); with no
-    name, the only table around, or the one the player picks."""
+    name, the only open table around (or only those at ``at_address``), or the one the player picks.
+
+    A table named exactly is taken the moment it is seen: nothing more is waited for."""
     known = known_hosts()
     seen: dict[str, TableAd] = {}
     pick = wanted is None and lines is not None and out.interactive
-    shown: list[TableAd] = []
-    out.status("Looking for tables on the local network…")
+    listed: list[TableAd] = []
+    where = f" at {at_address}" if at_address is not None else ""
+    out.status(f"Looking for tables{where} on the local network…")
     chosen: list[TableAd] = []
+
+    def counts(ad: TableAd) -> bool:
+        return at_address is None or at_address in ad.addresses
+
     async with browsing(interfaces) as sightings, trio.open_nursery() as nursery:
 
         async def choose() -> None:
@@ -111,29 +135,31 @@ async def find_table(
                     raw = (await lines.get()).strip()
                 except EndOfInput:
                     raise LanError("no table chosen") from None
-                if raw.isdigit() and 1 <= int(raw) <= len(shown):
-                    chosen.append(shown[int(raw) - 1])
+                if raw.isdigit() and 1 <= int(raw) <= len(listed):
+                    chosen.append(listed[int(raw) - 1])
                     nursery.cancel_scope.cancel()
                     return
-                out.say(Text(f"Type a number from 1 to {len(shown)} (Ctrl-C to stop).", style="yellow"))
+                out.say(Text(f"Type a number from 1 to {len(listed)} (Ctrl-C to stop).", style="yellow"))
 
         async def watch() -> None:
             settle: trio.CancelScope | None = None
             async for sighting in sightings:
                 if isinstance(sighting, Vanished):
-                    seen.pop(sighting.name, None)
+                    seen.pop(sighting.instance, None)
                     continue
                 assert isinstance(sighting, Appeared | Changed)
                 ad = sighting.ad
-                seen[ad.name] = ad
+                if not counts(ad):
+                    continue
+                seen[ad.instance] = ad
                 if wanted is not None and _exact(ad, wanted):
                     chosen.append(ad)
                     nursery.cancel_scope.cancel()
                     return
-                if pick and isinstance(sighting, Appeared):
-                    shown.append(ad)
+                if pick and isinstance(sighting, Appeared) and not ad.playing:
+                    listed.append(ad)
                     out.hide_status()
-                    out.say(ad_line(ad, known, f"{len(shown):>2}  "))
+                    out.say(ad_line(ad, known, f"{len(listed):>2}  "))
                     out.prompt("Type a table's number to join it: ")
                 if wanted is None and not pick and settle is None:
                     settle = trio.CancelScope(deadline=trio.current_time() + SETTLE)
@@ -146,7 +172,7 @@ async def find_table(
     out.hide_status()
     if chosen:
         return chosen[0]
-    return _decide(wanted, list(seen.values()), timeout)
+    return _decide(wanted, list(seen.values()), timeout, at_address)
 
 
 async def _end_at(scope: trio.CancelScope, nursery: trio.Nursery) -> None:
@@ -155,19 +181,25 @@ async def _end_at(scope: trio.CancelScope, nursery: trio.Nursery) -> None:
     nursery.cancel_scope.cancel()
 
 
-def _decide(wanted: str | None, seen: list[TableAd], timeout: float) -> TableAd:
+def _decide(wanted: str | None, seen: list[TableAd], timeout: float, at_address: str | None) -> TableAd:
     hint = "If discovery does not work on this network, join by address: p2pcards join HOST:PORT."
     if wanted is None:
-        if len(seen) == 1:
-            return seen[0]
+        open_tables = [ad for ad in seen if not ad.playing]
+        if len(open_tables) == 1:
+            return open_tables[0]
+        where = f" at {at_address}" if at_address is not None else " on the local network"
         if not seen:
-            raise LanError(f"no table found on the local network in {timeout:g} s. {hint}")
-        raise LanError(f"{len(seen)} tables are open: {describe_seen(seen)}. Name the one to join.")
+            raise LanError(f"no table found{where} in {timeout:g} s. {hint}")
+        if not open_tables:
+            raise LanError(f"the games of the tables{where} have started: {describe_seen(seen)}")
+        raise LanError(f"{len(open_tables)} tables are open{where}: {describe_seen(open_tables)}. "
+                       "Name the one to join (or give its HOST:PORT).")
     close = [ad for ad in seen if _close(ad, wanted)]
     if len(close) == 1:
         return close[0]
     if close:
-        raise LanError(f"{wanted!r} fits {len(close)} tables: {describe_seen(close)}. Give the whole name.")
+        raise LanError(f"{wanted!r} fits {len(close)} tables: {describe_seen(close)}. Give the whole name, "
+                       "or the host's fingerprint.")
     raise LanError(
         f"no table named {wanted!r} found in {timeout:g} s (tables seen: {describe_seen(seen)}). {hint}"
     )
@@ -186,16 +218,16 @@ async def watch_tables(interfaces: Sequence[str] | None, timeout: float | None, 
             out.status(f"Looking for tables on the local network…{stop}")
             async for sighting in sightings:
                 if isinstance(sighting, Vanished):
-                    gone = current.pop(sighting.name, None)
-                    out.emit({"event": "vanished", "name": sighting.name})
+                    gone = current.pop(sighting.instance, None)
+                    out.emit({"event": "vanished", "name": sighting.name, "instance": sighting.instance})
                     if gone is not None:
-                        out.say(Text(f"- {sighting.name}  closed or started", style="dim"))
+                        out.say(Text(f"- {sighting.name}  closed", style="dim"))
                     continue
                 assert isinstance(sighting, Appeared | Changed)
                 ad = sighting.ad
                 kind = "appeared" if isinstance(sighting, Appeared) else "changed"
                 seen += kind == "appeared"
-                current[ad.name] = ad
+                current[ad.instance] = ad
                 out.emit({"event": kind, **ad_json(ad, known)})
                 out.say(ad_line(ad, known, "+ " if kind == "appeared" else "~ "))
     out.hide_status()

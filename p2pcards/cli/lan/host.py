@@ -31,7 +31,7 @@ from p2pcards.cli.lan.terminal import Lines, Out
 from p2pcards.local import DEALERS
 from p2pcards.net.discovery import Advertisement, advertise
 from p2pcards.net.lobby import HostedGame, Lobby, LobbyError
-from p2pcards.net.node import DEFAULT_PORT, GameEffects, computer_chooser, listen
+from p2pcards.net.node import DEFAULT_PORT, GameEffects, computer_chooser, listen, open_listener
 from p2pcards.store import GameStore, Peers, StoreError, load_or_create
 from p2pcards.table.genesis import Genesis, GenesisError
 from p2pcards.wire import fingerprint
@@ -61,8 +61,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--wait-for", type=int, default=None, metavar="N",
                    help="start as soon as N players have been admitted (default: when the table is full, "
                         "or when you type `start`)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="P",
-                   help=f"TCP port players join on (default {DEFAULT_PORT}, or the next free one; 0: any)")
+    p.add_argument("--port", type=int, default=None, metavar="P",
+                   help=f"TCP port players join on (default {DEFAULT_PORT}, or the next free one; a port "
+                        "given here is used as it is, or the table does not open; 0: any free port)")
     p.add_argument("--interface", default=None, metavar="IFACE",
                    help="the network to host on: an interface name (wlan0) or this machine's IPv4 address "
                         "on it (default: every network)")
@@ -80,7 +81,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="print events as JSON lines; commands and moves are read as lines from "
                         "standard input")
     p.add_argument("--dealer", default="mental", choices=DEALERS,
-                   help="mental (default: mental poker) or seeded (a public test deck, for quick tests)")
+                   help="mental (default: mental poker). seeded is for tests only: its deck order is public, "
+                        "so everyone can know every card, and joiners refuse it unless they pass "
+                        "`join --allow-seeded-dealer`")
     p.set_defaults(run=run)
 
 
@@ -93,7 +96,8 @@ class HostConfig:
     code: str | None
     bots: str
     wait_for: int | None
-    port: int
+    port: int | None
+    """None: the default port, or the next free one; a number: that port exactly (0: any)."""
     interface: str | None
     admit_all: bool
     timeout_ms: int
@@ -120,7 +124,8 @@ class HostConfig:
         return cls(
             game=game, options=options, players=players, name=opt.player_name(args.name),
             code=opt.join_code(args.code), bots=opt.level(args.bots, "--bots"), wait_for=args.wait_for,
-            port=opt.port(args.port), interface=opt.interface(args.interface), admit_all=args.admit == "all",
+            port=None if args.port is None else opt.port(args.port),
+            interface=opt.interface(args.interface), admit_all=args.admit == "all",
             timeout_ms=int(timeout * 1000), mdns=not args.no_mdns,
             auto=None if args.auto is None else opt.level(args.auto, "--auto"), dealer=args.dealer,
         )
@@ -159,8 +164,15 @@ async def host(config: HostConfig, context: Context) -> int:
     except StoreError as exc:
         raise LanError(str(exc)) from exc
     try:
-        listener = await listen(config.bind, config.port)
+        if config.port is None:
+            listener = await listen(config.bind, DEFAULT_PORT)
+        else:
+            listener = await open_listener(config.bind, config.port)
     except OSError as exc:
+        if config.port:
+            raise LanError(f"cannot listen on port {config.port} ({config.bind}): {exc.strerror or exc}. "
+                           "Another program (or another table) uses it: choose another with --port, or "
+                           f"leave --port out ({DEFAULT_PORT}, or the next free port)") from exc
         raise LanError(f"cannot listen on {config.bind}: {exc.strerror or exc}") from exc
     try:
         lobby = Lobby(
@@ -171,22 +183,37 @@ async def host(config: HostConfig, context: Context) -> int:
     except (LobbyError, GenesisError, games.GameError) as exc:
         await listener.aclose()
         raise UsageError(str(exc)) from exc
+    if config.dealer != "mental":
+        out.warn("the seeded dealer is for tests only: its deck order is public, so every card can be "
+                 "known; joiners refuse it unless they pass `join --allow-seeded-dealer`")
     lines = Lines()
     reading = config.auto is None or not config.admit_all or out.interactive
     async with trio.open_nursery() as root:
         if reading:
             root.start_soon(lines.run)
-        started = await _gather(lobby, config, out, lines if reading else None)
-        if started is None:
-            root.cancel_scope.cancel()
-            return 0
-        code = await _play(*started, config, context, lines if reading else None)
+        # The lobby serves for the whole command: after the start it tells latecomers so.
+        await root.start(lobby.run)
+        async with _advertising(lobby, config, out) as advertisement:
+            started = await _gather(lobby, config, out, lines if reading else None, advertisement)
+            if started is None:
+                root.cancel_scope.cancel()
+                return 0
+            if advertisement is not None:
+                root.start_soon(_announce_playing, advertisement, out)
+            code = await _play(*started, config, context, lines if reading else None)
         root.cancel_scope.cancel()
     return code
 
 
+async def _announce_playing(advertisement: Advertisement, out: Out) -> None:
+    try:
+        await advertisement.update(free=0, playing=True)
+    except Exception as exc:  # the announcement is a convenience
+        out.note(f"the table's announcement could not be updated ({exc})")
+
+
 async def _gather(
-    lobby: Lobby, config: HostConfig, out: Out, lines: Lines | None
+    lobby: Lobby, config: HostConfig, out: Out, lines: Lines | None, advertisement: Advertisement | None
 ) -> tuple[HostedGame, list[GameStore]] | None:
     """The lobby until the game starts (its nodes and their journals) or the host closes the table."""
     stores: list[GameStore] = []
@@ -200,25 +227,20 @@ async def _gather(
         stores.append(store)
         return store
 
-    async with trio.open_nursery() as lobby_nursery:
-        await lobby_nursery.start(lobby.run)
-        async with _advertising(lobby, config, out) as advertisement:
-            _announce(lobby, config, out, advertisement)
-            admission = Admission(lobby, out, lines, advertisement, admit_all=config.admit_all,
-                                  wait_for=config.wait_for)
-            if not await admission.run():
-                lobby_nursery.cancel_scope.cancel()
-                out.emit({"event": "closed"})
-                out.say(Text("The table is closed.", style="bold"))
-                return None
-            out.status("Starting: seating everybody…")
-            try:
-                hosted = await lobby.start(bot_level=config.bots, store_for=store_for)
-            except LobbyError as exc:
-                for store in stores:
-                    store.close()
-                raise LanError(str(exc)) from exc
-        lobby_nursery.cancel_scope.cancel()
+    _announce(lobby, config, out, advertisement)
+    admission = Admission(lobby, out, lines, advertisement, admit_all=config.admit_all,
+                          wait_for=config.wait_for)
+    if not await admission.run():
+        out.emit({"event": "closed"})
+        out.say(Text("The table is closed.", style="bold"))
+        return None
+    out.status("Starting: seating everybody…")
+    try:
+        hosted = await lobby.start(bot_level=config.bots, store_for=store_for)
+    except LobbyError as exc:
+        for store in stores:
+            store.close()
+        raise LanError(str(exc)) from exc
     return hosted, stores
 
 
@@ -265,42 +287,55 @@ async def _advertising(lobby: Lobby, config: HostConfig, out: Out) -> AsyncItera
         yield advertisement
 
 
+def join_commands(table: str | None, addresses: list[str], code: str | None) -> list[str]:
+    """What players type to join: by the table's name (when it is announced), then by each address;
+    with the join code of a private table (quoted if it has spaces)."""
+    suffix = "" if code is None else (f" --code {code}" if " " not in code else f' --code "{code}"')
+    commands = [] if table is None else [f'p2pcards join "{table}"{suffix}']
+    return commands + [f"p2pcards join {address}{suffix}" for address in addresses]
+
+
 def _announce(lobby: Lobby, config: HostConfig, out: Out, advertisement: Advertisement | None) -> None:
     addresses = [f"{a}:{lobby.port}" for a in config.join_addresses()]
     table = advertisement.name if advertisement is not None else lobby.table_name
     rules = load_rules(config.game, {**config.options, "players": config.players})
+    commands = join_commands(table if advertisement is not None else None, addresses,
+                             config.code if lobby.private else None)  # fmt: skip
     out.emit({
         "event": "hosting", "table": table, "game": config.game, "options": dict(rules.options),
         "players": config.players, "port": lobby.port, "addresses": addresses,
         "fingerprint": fingerprint(lobby.identity), "name": lobby.name, "private": lobby.private,
-        "advertised": advertisement is not None,
+        "advertised": advertisement is not None, "dealer": config.dealer,
+        "instance": advertisement.instance if advertisement is not None else None, "join": commands,
     })
     if out.json:
         return
     options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.options
                         if k != "players")
-    head = Text(f"Hosting {table!r}: {config.game.capitalize()}, {config.players} seats", style="bold")
-    if options:
-        head.append(f" ({options})", style="dim")
+    dealer = "mental poker" if config.dealer == "mental" else "SEEDED dealer (tests only)"
+    head = Text(f"Hosting {table!r}: {config.game.capitalize()}, {config.players} seats, {dealer}",
+                style="bold")
     out.console.rule(head)
+    if options:
+        out.say(Text(f"Options: {options}", style="dim"))  # on a line of its own: never cut
     fp = Text("Your key fingerprint: ")
     fp.append(fingerprint(lobby.identity), style="bold cyan")
     fp.append("  (players see it next to your table: they should check it with you)", style="dim")
     out.say(fp)
     if lobby.private and config.code is not None:
         out.say(Text.assemble("Private table: players need the join code ", (config.code, "bold")))
-    if advertisement is not None:
-        out.say(Text.assemble("Players join with:  ", (f'p2pcards join "{table}"', "bold"),
-                              ("   (found on the network)", "dim")))
-    for i, address in enumerate(addresses):
-        lead = "             or:  " if advertisement is not None or i else "Players join with:  "
-        out.say(Text.assemble(lead, (f"p2pcards join {address}", "bold"),
-                              ("   (by address: always works)", "dim")))
+    for i, command in enumerate(commands):
+        how = "   (by address: always works)"
+        if advertisement is not None and i == 0:
+            how = "   (found on the network)"
+        lead = "             or:  " if i else "Players join with:  "
+        out.say(Text.assemble(lead, (command, "bold"), (how, "dim")))
     if advertisement is None and config.mdns and not config.mdns_interfaces():
         out.say(Text("The table is not announced (no network interface besides loopback).", style="dim"))
     free = config.players - 1
-    how = "when the table is full" if config.wait_for is None else f"once {config.wait_for} players are in"
+    how = "when the table is full"
+    if config.wait_for is not None:
+        how = f"once {config.wait_for} player{' is' if config.wait_for == 1 else 's are'} in"
     out.say(Text(f"{free} seat{'s' if free != 1 else ''} to fill. The game starts {how}, or when you type "
                  f"`start` (computer players, {config.bots}, take the free seats). `help` lists the "
                  "commands.", style="dim"))
-

@@ -1,18 +1,26 @@
-"""``p2pcards join [TABLE | HOST:PORT]``: sit down at a table on the local network and play.
+"""``p2pcards join [TABLE | HOST[:PORT]]``: sit down at a table on the local network and play.
 
 By a table's name (found by mDNS, as ``p2pcards list`` shows it), or by the host's address, which
-always works when multicast is blocked.  The player then waits to be admitted and plays with the
-screen of ``p2pcards play``.  This seat listens on one TCP port of its own: the other seats connect
-to it directly (``--port`` fixes it, for a firewall rule).
+always works when multicast is blocked (an address without a port tries the default port, then the
+tables seen at that address).  Either way the player first sees the table — its game, its dealer and
+the host's fingerprint, proven by the connection — then asks for a seat, waits to be admitted and
+plays with the screen of ``p2pcards play``.  This seat listens on one TCP port of its own: the other
+seats connect to it directly (``--port`` fixes it, for a firewall rule).
+
+Nothing is signed that differs from what was shown (``net.joining.start_problem``); the seeded
+dealer, whose deck anyone can predict, is refused unless ``--allow-seeded-dealer`` (tests).  Trust on
+first use: a name and key enter the known peers only once that key proved itself in a handshake
+with this laptop (the host's in the lobby, every other seat's when its link comes up), never because
+the host wrote them into the table; computer players are never remembered.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -20,22 +28,31 @@ from rich.text import Text
 
 from p2pcards.cli.common import UsageError
 from p2pcards.cli.lan import options as opt
-from p2pcards.cli.lan import record as records
-from p2pcards.cli.lan.finding import find_table
-from p2pcards.cli.lan.game import LanGame
-from p2pcards.cli.lan.runner import Context, LanError, play_seat, run_trio
-from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
-from p2pcards.net.discovery import TableAd
+from p2pcards.cli.lan.finding import DEALER_WORDS, find_table
+from p2pcards.cli.lan.runner import Context, LanError, run_trio
+from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out, changed_key_warning
+from p2pcards.net.discovery import TableAd, option_text
 from p2pcards.net.handshake import ANY_BIND, HANDSHAKE_VERSION, Why
-from p2pcards.net.lobby import Invitation, LobbyError, join
-from p2pcards.net.node import Address, Node, computer_chooser, open_listener
+from p2pcards.net.joining import Invitation, Joining, connect
+from p2pcards.net.link import DEFAULT_PORT, Address, open_listener
+from p2pcards.net.lobby_protocol import GameStarted, LobbyError
 from p2pcards.store import GameStore, Peers, StoreError, Trust, load_or_create
-from p2pcards.wire import fingerprint
+from p2pcards.text import MAX_NAME, shown
+from p2pcards.wire import fingerprint, public_bytes
+
+if TYPE_CHECKING:
+    from p2pcards.net.node import NodeEvent
+    from p2pcards.table.genesis import Genesis
+
+# The game's screen, its node and its table are imported only once the host has started the game
+# (``_play``): a quarter of a second that a player waiting to be admitted need not wait for.
 
 DISCOVERY_TIMEOUT: Final = 10.0
 CODE_TRIES: Final = 3
-COMPUTER_NAME: Final = re.compile(r"Computer \d+")
-"""The host's computer players: fresh keys every game, so never remembered as known peers."""
+SEEDED_WARNING: Final = (
+    "this table is dealt by the SEEDED dealer: its deck order follows from the table's description, so "
+    "the host (and anyone who sees it) knows every card. It exists for tests only"
+)
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,11 +60,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "join", help="sit down at a table on the local network and play",
         description=(
             "Join a table: by its name as `p2pcards list` shows it (found by mDNS), or by the host's "
-            "address HOST:PORT, which works even where discovery is blocked. Without either, the only "
+            "address HOST:PORT, which works even where discovery is blocked (an address alone tries "
+            f"port {DEFAULT_PORT}, then the tables seen at that address). Without either, the only "
             "table around is joined (or, at a terminal, the one you pick)."
         ),
     )
-    p.add_argument("table", nargs="?", default=None, metavar="TABLE|HOST:PORT",
+    p.add_argument("table", nargs="?", default=None, metavar="TABLE|HOST[:PORT]",
                    help="a table's name (or its host's fingerprint), or the address the host shows")
     p.add_argument("--name", default=None, metavar="NAME",
                    help="your name at the table (default: your login)")
@@ -62,6 +80,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="let a computer player of LEVEL play your seat (nothing is read from the keyboard)")
     p.add_argument("--json", action="store_true",
                    help="print events as JSON lines; moves are read as lines from standard input")
+    p.add_argument("--allow-seeded-dealer", action="store_true",
+                   help="for tests only: sit down at a table dealt by the seeded dealer, whose deck "
+                        "anyone can predict (refused otherwise)")
     p.set_defaults(run=run)
 
 
@@ -69,12 +90,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 class JoinConfig:
     table: str | None
     address: Address | None
+    bare: bool
+    """``address`` was given without a port: the default port is a guess."""
     name: str
     code: str | None
     interface: str | None
     port: int
     timeout: float
     auto: str | None
+    allow_seeded: bool = False
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> JoinConfig:
@@ -82,11 +106,17 @@ class JoinConfig:
         if table == "":
             raise UsageError("the table's name is empty: give a name from `p2pcards list`, or HOST:PORT")
         address = opt.split_address(table) if table is not None else None
+        bare = False
+        if table is not None and address is None:
+            ip = opt.bare_address(table)
+            if ip is not None:
+                address, bare = (ip, DEFAULT_PORT), True
         return cls(
-            table=table, address=address, name=opt.player_name(args.name), code=opt.join_code(args.code),
-            interface=opt.interface(args.interface), port=opt.port(args.port),
+            table=table, address=address, bare=bare, name=opt.player_name(args.name),
+            code=opt.join_code(args.code), interface=opt.interface(args.interface), port=opt.port(args.port),
             timeout=opt.seconds(args.timeout, "--timeout", 0.5, 3600),
             auto=None if args.auto is None else opt.level(args.auto, "--auto"),
+            allow_seeded=bool(getattr(args, "allow_seeded_dealer", False)),
         )
 
 
@@ -97,6 +127,7 @@ class Target:
     addresses: list[Address]
     label: str
     ad: TableAd | None = None
+    bare: bool = False
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,13 +137,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def join_table(config: JoinConfig, context: Context) -> int:
-    out = context.out
     try:
         identity = load_or_create()
     except StoreError as exc:
         raise LanError(str(exc)) from exc
     lines = Lines()
-    reading = config.auto is None or out.interactive
+    reading = config.auto is None or context.out.interactive
     async with trio.open_nursery() as root:
         if reading:
             root.start_soon(lines.run)
@@ -126,22 +156,44 @@ async def _join_and_play(
 ) -> int:
     out = context.out
     target = await _target(config, out, lines)
-    first = target.addresses[0]
-    bind = config.interface or opt.source_address(*first)
+    joining = await _connect(config, out, lines, identity, target)
     try:
-        listener = await open_listener(bind, config.port)
-    except OSError as exc:
-        raise LanError(f"cannot listen on {bind}:{config.port}: {exc.strerror or exc}") from exc
-    port: int = listener.socket.getsockname()[1]
-    try:
-        invitation = await _ask_for_seat(config, out, lines, identity, target, port)
-    except BaseException:
-        await listener.aclose()
-        raise
+        target = _check_offer(joining, target, config, out)
+        bind = config.interface or opt.source_address(*joining.address)
+        try:
+            listener = await open_listener(bind, config.port)
+        except OSError as exc:
+            raise LanError(_listen_problem(bind, config.port, exc)) from exc
+        port: int = listener.socket.getsockname()[1]
+        try:
+            invitation = await _ask_for_seat(config, out, identity, joining, target, port)
+        except BaseException:
+            await listener.aclose()
+            raise
+    finally:
+        await joining.aclose()
     out.hide_status()
-    if not await _accept_table(invitation, target, out, lines):
+    if not await _accept_table(invitation, out, lines):
         await listener.aclose()
         return 1
+    return await _play(config, context, identity, lines, invitation, listener, bind, port)
+
+
+async def _play(
+    config: JoinConfig,
+    context: Context,
+    identity: Ed25519PrivateKey,
+    lines: Lines | None,
+    invitation: Invitation,
+    listener: trio.SocketListener,
+    bind: str,
+    port: int,
+) -> int:
+    from p2pcards.cli.lan import record as records
+    from p2pcards.cli.lan.game import LanGame
+    from p2pcards.cli.lan.runner import play_seat
+    from p2pcards.net.node import Node, computer_chooser
+
     genesis = invitation.genesis
     try:
         store = GameStore.open(genesis.game_id)
@@ -161,19 +213,40 @@ async def _join_and_play(
         chooser = computer_chooser(genesis.rules(), config.auto, seed=int.from_bytes(os.urandom(4), "big"))
     node = Node(genesis, invitation.seat, identity, store, listener=listener, addresses=invitation.dial,
                 dial=set(invitation.dial), chooser=chooser)
-    game = LanGame(node, out, lines=lines, auto=config.auto)
-    node.on_event = game.on_event
+    game = LanGame(node, context.out, lines=lines, auto=config.auto,
+                   computers=[seat for seat, _ in genesis.computers])
+    node.on_event = remember_proven(genesis, invitation.seat, game.on_event, context.out)
     return await play_seat(game, [node], [store], record, context)
+
+
+def _listen_problem(bind: str, port: int, exc: OSError) -> str:
+    if port:
+        return (f"cannot listen on port {port} ({bind}): {exc.strerror or exc}. Another program (or "
+                "another game) uses it: choose another with --port, or leave --port out for any free port")
+    return f"cannot listen on {bind}: {exc.strerror or exc}"
+
+
+# ---------------------------------------------------------------------- finding the table
 
 
 async def _target(config: JoinConfig, out: Out, lines: Lines | None) -> Target:
     if config.address is not None:
-        return Target([config.address], f"{config.address[0]}:{config.address[1]}")
+        opt.source_address(*config.address)  # a host name that does not resolve is bad input (exit 2)
+        where = f"{config.address[0]}:{config.address[1]}"
+        label = config.address[0] if config.bare else where
+        return Target([config.address], label, bare=config.bare)
     interfaces = [config.interface] if config.interface is not None else None
     ad = await find_table(config.table, interfaces, config.timeout, out, lines)
+    return _target_of(ad, config, out)
+
+
+def _target_of(ad: TableAd, config: JoinConfig, out: Out) -> Target:
+    """Where to join the table ``ad`` describes; ``LanError`` if it cannot be joined."""
     if ad.version != HANDSHAKE_VERSION:
         raise LanError(f"{ad.name!r} is hosted by another version of p2pcards (protocol {ad.version}, "
                        f"this one speaks {HANDSHAKE_VERSION})")
+    if ad.playing:
+        raise LanError(started_message(ad.name, ad.lobby, ad.fingerprint))
     if ad.free <= 0:
         raise LanError(f"{ad.name!r} has no free seat")
     if not ad.addresses:
@@ -184,60 +257,86 @@ async def _target(config: JoinConfig, out: Out, lines: Lines | None) -> Target:
         prefix = config.interface.rsplit(".", 1)[0] + "."
         addresses.sort(key=lambda a: not a[0].startswith(prefix))
     out.emit({"event": "found", "table": ad.name, "game": ad.game, "fingerprint": ad.fingerprint,
-              "free": ad.free, "seats": ad.seats, "addresses": [f"{a}:{p}" for a, p in addresses]})
+              "free": ad.free, "seats": ad.seats, "dealer": ad.dealer,
+              "addresses": [f"{a}:{p}" for a, p in addresses]})
     found = Text("Found ")
     found.append(ad.name, style="bold")
-    found.append(f": {ad.game.capitalize()}, {ad.free} of {ad.seats} seats free, host key ")
+    found.append(f": {ad.game.capitalize()}, {ad.free} of {ad.seats} seats free, "
+                 f"{DEALER_WORDS.get(ad.dealer, ad.dealer)}, host key ")
     found.append(ad.fingerprint, style="bold cyan")
     out.say(found)
     return Target(addresses, ad.name, ad)
 
 
-async def _ask_for_seat(
-    config: JoinConfig, out: Out, lines: Lines | None, identity: Ed25519PrivateKey, target: Target, port: int
-) -> Invitation:
+def started_message(label: str, lobby_id: bytes, host_fingerprint: str) -> str:
+    """What to say of a table whose game has started: and whether this player has a seat at it
+    (a game of this data directory bound to that lobby, with that host), to resume."""
+    from p2pcards.cli.lan import record as records
+
+    try:
+        me = public_bytes(load_or_create())
+        games = records.lan_games()
+    except (StoreError, OSError):
+        games, me = [], b""
+    for record, _ in games:
+        g = record.genesis
+        host_fp = fingerprint(g.seats[0].key)
+        if g.nonce != lobby_id or host_fp != host_fingerprint or g.seats[record.seat].key != me:
+            continue
+        short = record.game_id.hex()[:12]
+        if record.finished:
+            return f"the game at {label!r} has started, and you played it to its end: p2pcards verify {short}"
+        return (f"the game at {label!r} has started, and you have a seat at it: come back to it with  "
+                f"p2pcards resume {short}")
+    return f"the game at {label!r} has already started: it takes no more players"
+
+
+async def _connect(
+    config: JoinConfig, out: Out, lines: Lines | None, identity: Ed25519PrivateKey, target: Target
+) -> Joining:
+    """A conversation with the table's lobby: connected, and its table described."""
     code = config.code
     if target.ad is not None and target.ad.private and code is None:
         code = await _ask_code(out, lines, f"{target.label!r} is a private table")
-    lobby_id = target.ad.lobby if target.ad is not None else ANY_BIND
-
-    def admitted() -> None:
-        out.emit({"event": "admitted"})
-        out.say(Text("The host admitted you. Waiting for the game to start…", style="green"))
-        out.status("Admitted: waiting for the host to start the game…")
-
     tries = 0
     while True:
         tries += 1
-        problem = ""
+        lobby_id = target.ad.lobby if target.ad is not None else ANY_BIND
+        problem, refusal = "", ""
         for address in target.addresses:
             where = f"{address[0]}:{address[1]}"
-            out.emit({"event": "joining", "address": where, "name": config.name,
-                      "fingerprint": fingerprint(identity), "port": port})
-            say = Text(f"Asking {target.label} for a seat as ")
-            say.append(config.name, style="bold")
-            say.append(" (your key ")
-            say.append(fingerprint(identity), style="bold cyan")
-            say.append("): the host sees both and admits you.")
-            out.say(say)
-            out.status("Waiting for the host to admit you…")
+            out.emit({"event": "connecting", "address": where})
+            out.status(f"Connecting to {target.label}…")
             try:
-                return await join(address, identity, config.name, port=port, lobby_id=lobby_id, code=code,
-                                  on_admitted=admitted)
+                return await connect(address, identity, lobby_id=lobby_id, code=code, source=config.interface)
+            except GameStarted as started:
+                out.hide_status()
+                message = started_message(target.label, started.lobby_id, fingerprint(started.host_key))
+                raise LanError(message) from started
             except LobbyError as exc:
-                problem = str(exc)
+                problem, refusal = str(exc), exc.refusal
                 out.hide_status()
                 if not _unreachable(problem):
                     break
-        if Why.CODE_REQUIRED.value in problem or Why.WRONG_CODE.value in problem:
+        if refusal in (Why.CODE_REQUIRED.value, Why.WRONG_CODE.value):
+            wrong = refusal == Why.WRONG_CODE.value
             if lines is None or not out.interactive or tries >= CODE_TRIES:
-                wrong = Why.WRONG_CODE.value in problem
                 raise UsageError(
                     f"{target.label} is a private table: "
                     + ("that join code is wrong" if wrong else "give its join code with --code CODE")
                 )
-            code = await _ask_code(out, lines, "wrong join code" if Why.WRONG_CODE.value in problem
-                                   else f"{target.label} is a private table")
+            why = "wrong join code" if wrong else f"{target.label} is a private table"
+            code = await _ask_code(out, lines, why)
+            continue
+        if target.bare and _unreachable(problem):
+            # An address alone: the host may have moved to another port; discovery knows which.
+            out.say(Text(f"Nothing answers at {target.label}:{DEFAULT_PORT}; looking for the tables at "
+                         f"{target.label} on the network…", style="dim"))
+            interfaces = [config.interface] if config.interface is not None else None
+            ad = await find_table(None, interfaces, config.timeout, out, lines, at_address=target.label)
+            target = _target_of(ad, config, out)
+            if target.ad is not None and target.ad.private and code is None:
+                code = await _ask_code(out, lines, f"{target.label!r} is a private table")
             continue
         raise LanError(f"could not join {target.label}: {problem}")
 
@@ -262,27 +361,109 @@ async def _ask_code(out: Out, lines: Lines | None, why: str) -> str:
     return code
 
 
-async def _accept_table(invitation: Invitation, target: Target, out: Out, lines: Lines | None) -> bool:
-    """Check the table before signing it: the host is the one announced, and no known name comes with
-    another key (trust on first use).  False: this player does not sit down."""
+# ---------------------------------------------------------------------- the table, before asking
+
+
+def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out) -> Target:
+    """Show the table as its host describes it, with the host's proven fingerprint; refuse what this
+    player must not sit down at.  The target, named after the table."""
+    offer = joining.offer
+    host_fp = fingerprint(offer.host_key)
+    table, host = shown(offer.table, MAX_NAME), shown(offer.host, MAX_NAME)
+    where = f"{joining.address[0]}:{joining.address[1]}"
+    out.emit({"event": "table", "table": table, "host": host, "fingerprint": host_fp, "game": offer.game,
+              "options": dict(offer.options), "dealer": offer.dealer, "players": offer.players,
+              "free": offer.free, "private": offer.private, "address": where})
+    ad = target.ad
+    if ad is not None and host_fp != ad.fingerprint:
+        raise LanError(f"the host that answered has the key {host_fp}, not {ad.fingerprint} as announced for "
+                       f"{ad.name!r}: it is not the table you chose. Not sitting down.")
+    if ad is not None and (ad.game, ad.dealer, ad.options) != (offer.game, offer.dealer,
+                                                               option_text(offer.options)):
+        raise LanError(f"the host of {ad.name!r} describes another game than it announced. Not sitting down.")
+    if not out.json:
+        head = Text("Table ")
+        head.append(table, style="bold")
+        head.append(f" at {where}: {shown(offer.game, 16).capitalize()}, {offer.players} seats, "
+                    f"{offer.free} free")
+        options = ", ".join(f"{k}={v}" for k, v in option_text(offer.options) if k != "players")
+        if options:
+            head.append(f" ({shown(options, 200)})", style="dim")
+        out.say(head)
+        line = Text("Host ")
+        line.append(host, style="bold")
+        line.append(", key ")
+        line.append(host_fp, style="bold cyan")
+        line.append("  (proven by this connection: it should be the one on the host's screen)", style="dim")
+        out.say(line)
+        if offer.dealer == "mental":
+            out.say(Text("Dealer: mental poker. Every seat shuffles the deck with proofs: nobody sees or "
+                         "controls it.", style="dim"))
+    if offer.dealer != "mental":
+        out.warn(SEEDED_WARNING + ".")
+        if not config.allow_seeded:
+            raise LanError("not sitting down at a table with the seeded dealer (`join --allow-seeded-dealer` "
+                           "accepts it, for tests)")
+    if offer.free <= 0:
+        raise LanError(f"{table!r} has no free seat")
+    return replace(target, label=table)
+
+
+async def _ask_for_seat(
+    config: JoinConfig, out: Out, identity: Ed25519PrivateKey, joining: Joining, target: Target, port: int
+) -> Invitation:
+    def admitted() -> None:
+        out.emit({"event": "admitted"})
+        out.say(Text("The host admitted you. Waiting for the game to start…", style="green"))
+        out.status("Admitted: waiting for the host to start the game…")
+
+    out.emit({"event": "joining", "address": f"{joining.address[0]}:{joining.address[1]}",
+              "name": config.name, "fingerprint": fingerprint(identity), "port": port})
+    say = Text(f"Asking {target.label} for a seat as ")
+    say.append(config.name, style="bold")
+    say.append(" (your key ")
+    say.append(fingerprint(identity), style="bold cyan")
+    say.append("): the host sees both and admits you.")
+    out.say(say)
+    out.status("Waiting for the host to admit you…")
+    try:
+        return await joining.ask(identity, config.name, port=port, on_admitted=admitted,
+                                 allow_seeded=config.allow_seeded, ad=target.ad)
+    except LobbyError as exc:
+        out.hide_status()
+        raise LanError(f"could not join {target.label}: {exc}") from exc
+
+
+# ---------------------------------------------------------------------- the table, before signing
+
+
+async def _accept_table(invitation: Invitation, out: Out, lines: Lines | None) -> bool:
+    """Check the table before signing it: no known name comes with another key (trust on first use),
+    and say who runs the computer players.  False: this player does not sit down."""
     genesis = invitation.genesis
-    host_fp = fingerprint(invitation.host_key)
-    if target.ad is not None and host_fp != target.ad.fingerprint:
-        out.warn(f"the host that answered has the key {host_fp}, not {target.ad.fingerprint} as announced "
-                 "for this table: it is not the table you chose. Not sitting down.")
-        return False
+    computers = [seat for seat, _ in genesis.computers]
+    if computers:
+        names = [shown(genesis.seats[s].name, MAX_NAME) for s in computers]
+        host = shown(genesis.seats[0].name, MAX_NAME)
+        out.emit({"event": "computers", "seats": computers, "names": names, "runner": 0, "runner_name": host})
+        are = "is a computer player" if len(names) == 1 else "are computer players"
+        out.say(Text(f"{_and(names)} {are} run on {host}'s laptop, which can see "
+                     f"{'its' if len(names) == 1 else 'their'} cards.", style="yellow"))
     changed: list[str] = []
     try:
         peers = Peers()
         for seat, s in enumerate(genesis.seats):
-            if seat == invitation.seat or COMPUTER_NAME.fullmatch(s.name):
+            if seat == invitation.seat or genesis.runner_of(seat) is not None:
                 continue
             if peers.check(s.name, s.key) is Trust.CHANGED:
                 known = peers.key_of(s.name)
+                name = shown(s.name, MAX_NAME)
                 before = fingerprint(known) if known is not None else "another key"
-                out.warn(f"{s.name!r} (seat {seat}) has a DIFFERENT KEY than before: {fingerprint(s.key)}, "
-                         f"not {before}. It may be someone else using that name.", seat=seat, name=s.name)
-                changed.append(s.name)
+                out.emit({"event": "warning", "message": f"{name!r} has a DIFFERENT KEY than before",
+                          "seat": seat, "name": name, "fingerprint": fingerprint(s.key), "known": before})
+                if not out.json:
+                    out.say(changed_key_warning(name, fingerprint(s.key), before, joiner=False))
+                changed.append(name)
         if changed:
             if lines is None or not out.interactive:
                 out.say(Text("Not sitting down with a changed key (nobody at the keyboard to decide).",
@@ -295,9 +476,34 @@ async def _accept_table(invitation: Invitation, target: Target, out: Out, lines:
                 answer = ""
             if answer.strip().lower() not in ("y", "yes"):
                 return False
-        for seat, s in enumerate(genesis.seats):
-            if seat != invitation.seat and not COMPUTER_NAME.fullmatch(s.name) and s.name not in changed:
-                peers.remember(s.name, s.key)
-    except StoreError as exc:
+        # The host proved its key in the lobby's handshake; the others will, when their links come up.
+        peers.remember(genesis.seats[0].name, genesis.seats[0].key)
+    except (StoreError, ValueError) as exc:
         out.note(f"the known peers could not be checked ({exc})")
     return True
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def remember_proven(genesis: Genesis, me: int, then: Callable[[NodeEvent], None], out: Out
+                    ) -> Callable[[NodeEvent], None]:
+    """``then``, after remembering each person's seat whose link comes up: that seat's key has just
+    proved itself in the game's handshake (trust on first use learns nothing from the genesis
+    alone).  Computer players are never remembered: their keys are new every game."""
+    from p2pcards.net.node import PeerUp
+
+    done: set[int] = {me}
+
+    def on_event(event: NodeEvent) -> None:
+        if isinstance(event, PeerUp) and event.seat not in done and genesis.runner_of(event.seat) is None:
+            done.add(event.seat)
+            seat = genesis.seats[event.seat]
+            try:
+                Peers().remember(seat.name, seat.key)
+            except (StoreError, ValueError) as exc:
+                out.note(f"{shown(seat.name, MAX_NAME)}'s key could not be remembered ({exc})")
+        then(event)
+
+    return on_event

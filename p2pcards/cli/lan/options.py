@@ -16,7 +16,7 @@ import ifaddr
 
 from p2pcards.ai.base import LEVELS
 from p2pcards.cli.common import UsageError
-from p2pcards.table.genesis import MAX_NAME
+from p2pcards.text import MAX_NAME, name_problem, shown
 
 PLAYER_LEVELS: Final = (*LEVELS, "random")
 MIN_CODE: Final = 4
@@ -40,10 +40,12 @@ def player_name(value: str | None) -> str:
         except (OSError, KeyError):
             value = "Player"
         text = " ".join(value.split())[:MAX_NAME]
-        return text if text and text.isprintable() else "Player"
+        return "Player" if name_problem(text) else text
     text = " ".join(value.split())
-    if not 1 <= len(text) <= MAX_NAME or not text.isprintable():
-        raise UsageError(f"--name must be 1 to {MAX_NAME} printable characters, not {value!r}")
+    problem = name_problem(text)
+    if problem:
+        raise UsageError(f"--name must be 1 to {MAX_NAME} printable characters ({problem}), "
+                         f"not {shown(value, 60)!r}")
     return text
 
 
@@ -85,6 +87,17 @@ def split_address(text: str) -> tuple[str, int] | None:
     if not 1 <= number <= 65535:
         raise UsageError(f"{text!r}: the port must be from 1 to 65535")
     return host, number
+
+
+def bare_address(text: str) -> str | None:
+    """An IP address given without a port (``10.99.0.1``, ``fe80::1``, ``[fe80::1]``), or None."""
+    candidate = text.strip()
+    if candidate.startswith("[") and candidate.endswith("]"):
+        candidate = candidate[1:-1]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return None
 
 
 def local_addresses(*, loopback: bool = False) -> list[str]:

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import trio
 from rich.text import Text
 
 from p2pcards.cli.common import UsageError
-from p2pcards.cli.lan import record as records
-from p2pcards.cli.lan.game import LanGame
 from p2pcards.cli.lan.terminal import Out
-from p2pcards.net.node import Node
+
+if TYPE_CHECKING:  # the game's screen and node: imported by whoever plays, not by every command
+    from p2pcards.cli.lan import record as records
+    from p2pcards.cli.lan.game import LanGame
+    from p2pcards.net.node import Node
 
 
 class LanError(Exception):
@@ -83,6 +85,8 @@ async def play_seat(
     context: Context,
 ) -> int:
     """Play this process's nodes to the end of the match (or until the player leaves)."""
+    from p2pcards.cli.lan import record as records
+
     context.game_id = record.game_id
     try:
         code = await game.play(nodes)

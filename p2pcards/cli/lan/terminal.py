@@ -1,5 +1,12 @@
 """The LAN commands' two faces: text for people (rich) or JSON lines for programs; and the lines
-typed on standard input, read in a worker thread so the network keeps running meanwhile."""
+typed on standard input, read in a worker thread so the network keeps running meanwhile.
+
+A prompt (``Out.prompt``) leaves the cursor after its question, where the answer is typed.  Lines
+from the network arrive at any time (``#2 Jun asks to sit…`` while the host is asked about Ivan,
+``Hana is connected.`` at ``Your move:``), so no prompt ever shares its line with them: anything
+printed while a prompt is open first ends the prompt's line, and once the lines that arrived
+together are printed (at the next turn of trio's loop) the prompt is asked again below them.  The
+prompt is closed as soon as a line is read (the typed Enter moved the cursor on)."""
 
 from __future__ import annotations
 
@@ -14,14 +21,80 @@ from rich.text import Text
 from p2pcards.cli.common import print_json
 
 LINE_BUFFER: Final = 64
+PROMPT_STYLE: Final = "bold cyan"
+
+
+class _OpenPrompt:
+    """The question on the terminal's current line, if any (one terminal per process), and one
+    waiting to be asked again after lines that interrupted it."""
+
+    text: str | None = None
+    pending: str | None = None
+
+    def answered(self) -> None:
+        self.text = self.pending = None
+
+
+_OPEN = _OpenPrompt()
+
+
+class PromptConsole(Console):
+    """A console that never writes on the line of an open prompt: it ends that line first, prints,
+    then asks the prompt again on a line of its own, after the other lines that came with it."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        question = _OPEN.text
+        if question is not None:
+            _OPEN.text = None
+            super().print()
+            _OPEN.pending = question
+        super().print(*objects, **kwargs)
+        if question is not None and not self._ask_soon():
+            self._ask_again()
+
+    def _ask_soon(self) -> bool:
+        """Ask again once this burst of lines is printed; False outside trio (then: at once)."""
+        try:
+            token = trio.lowlevel.current_trio_token()
+        except RuntimeError:
+            return False
+        try:
+            token.run_sync_soon(self._ask_again)
+        except trio.RunFinishedError:
+            return False
+        return True
+
+    def _ask_again(self) -> None:
+        question = _OPEN.pending
+        if question is not None and _OPEN.text is None:
+            self.ask(question)
+
+    def ask(self, question: str) -> None:
+        """Print ``question`` and leave the cursor after it."""
+        super().print(Text(question, style=PROMPT_STYLE), end="")
+        self.file.flush()
+        _OPEN.text, _OPEN.pending = question, None
+
+    def end_prompt(self) -> None:
+        """End an open prompt's line (before something is written elsewhere, on standard error, or
+        before another question); a question waiting to be asked again is dropped."""
+        _OPEN.pending = None
+        if _OPEN.text is not None:
+            _OPEN.text = None
+            super().print()
+
+
+def prompt_open() -> str | None:
+    """The prompt waiting for an answer on the terminal's current line (or to be asked again)."""
+    return _OPEN.text or _OPEN.pending
 
 
 class Out:
     """Where a command reports: ``say`` is for people, ``emit`` for programs (``--json``)."""
 
-    def __init__(self, json_mode: bool, console: Console | None = None) -> None:
+    def __init__(self, json_mode: bool, console: PromptConsole | None = None) -> None:
         self.json = json_mode
-        self.console = console or Console(highlight=False)
+        self.console = console or PromptConsole(highlight=False)
         self._status: Status | None = None
         self._status_text = ""
 
@@ -34,11 +107,11 @@ class Out:
             self.console.print(*items, style=style)
 
     def prompt(self, text: str) -> None:
-        """A question on the line where the answer will be typed."""
+        """A question on the line where the answer will be typed (a line of its own: see above)."""
         if not self.json:
             self.hide_status()
-            self.console.print(Text(text, style="bold cyan"), end="")
-            self.console.file.flush()
+            self.console.end_prompt()
+            self.console.ask(text)
 
     def emit(self, obj: dict[str, Any]) -> None:
         if self.json:
@@ -58,13 +131,15 @@ class Out:
         """A failure that ends the command: on standard error (and as an event for programs)."""
         self.emit({"event": "failed", "message": text})
         self.hide_status()
+        self.console.end_prompt()
         Console(stderr=True, highlight=False).print(Text(text, style="bold red"))
 
     # ------------------------------------------------------------------ the spinner
 
     def status(self, text: str) -> None:
-        """A line that says what is going on, replaced as it changes (at a terminal only)."""
-        if not self.interactive:
+        """A line that says what is going on, replaced as it changes (at a terminal only; not while
+        a prompt waits for an answer, whose line it would take)."""
+        if not self.interactive or prompt_open() is not None:
             return
         if self._status is None:
             self._status = self.console.status(text, spinner="dots")
@@ -78,6 +153,21 @@ class Out:
             self._status.stop()
             self._status = None
             self._status_text = ""
+
+
+def changed_key_warning(name: str, now: str, before: str, *, joiner: bool) -> Text:
+    """The warning for a known name with another key: the fingerprints each on a line of their own."""
+    text = Text(f"WARNING: {name!r} arrives with a DIFFERENT KEY than before.", style="bold white on red")
+    text.append("\n  key now:     ")
+    text.append(now, style="bold")
+    text.append("\n  key before:  ")
+    text.append(before, style="bold")
+    if joiner:
+        advice = f"It may be someone else using that name. Admit only if {name} reads you the key now from"
+        text.append(f"\n{advice} their own screen.")
+    else:
+        text.append("\nIt may be someone else using that name: check the key with that player first.")
+    return text
 
 
 class EndOfInput(Exception):
@@ -100,6 +190,7 @@ class Lines:
                 if not line:
                     await self._send.send(None)
                     return
+                _OPEN.answered()  # Enter was typed: the cursor is on a new line
                 await self._send.send(line.rstrip("\r\n"))
 
     async def get(self) -> str:
