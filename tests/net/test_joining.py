@@ -13,7 +13,7 @@ from p2pcards.net.discovery import TableAd, option_text
 from p2pcards.net.joining import TableOffer, connect, start_problem
 from p2pcards.net.lobby import HostedGame, Lobby, LobbyError
 from p2pcards.net.node import open_listener
-from p2pcards.table.genesis import Genesis, make_genesis
+from p2pcards.table.genesis import Genesis, GenesisError, make_genesis
 from p2pcards.wire import fingerprint, public_bytes
 
 from .helpers import LOOPBACK, identities
@@ -88,8 +88,12 @@ def test_the_seeded_dealer_is_refused_unless_asked_for_by_name():
 
 def test_a_small_order_key_at_any_seat_is_refused():
     weak = bytes([1]) + bytes(31)
-    g = genesis(seats=[("Hana", public_bytes(HOST)), ("Ann", public_bytes(ANN)), ("Anna", weak)])
-    assert "seat 2 has an unusable key" in problem(g)
+    with pytest.raises(GenesisError, match="small order"):
+        genesis(seats=[("Hana", public_bytes(HOST)), ("Ann", public_bytes(ANN)), ("Anna", weak)])
+    # And should a genesis get past its own checks, the joiner looks again before signing it.
+    g = genesis()
+    seats = (*g.seats[:2], dataclasses.replace(g.seats[2], key=weak))
+    assert "seat 2 has an unusable key" in problem(tampered(g, seats=seats))
 
 
 def test_the_announced_table_must_be_the_one_started():
