@@ -23,7 +23,7 @@ DEALERS = ("mental", "seeded")
 MIN_SEATS = 2
 MAX_SEATS = 6
 MAX_NONCE = 32
-MAX_SEED = 2**63 - 1
+MAX_SEED = 2**64 - 1
 TIMEOUT_RANGE = (1_000, 3_600_000)
 FIELDS = ("computers", "dealer", "game", "nonce", "options", "seats", "seed", "timeout_ms")
 
