@@ -54,6 +54,10 @@ SCHEMA: dict[str, dict[str, Type]] = {
     "closed": {},
     "found": {"table": str, "game": str, "fingerprint": str, "free": int, "seats": int, "addresses": list},
     "joining": {"address": str, "name": str, "fingerprint": str, "port": int},
+    "connecting": {"address": str},
+    "table": {"table": str, "host": str, "fingerprint": str, "game": str, "options": dict, "dealer": str,
+              "players": int, "free": int, "private": bool, "address": str},
+    "computers": {"seats": list, "names": list, "runner": int, "runner_name": str},
     "warning": {"message": str},
     "failed": {"message": str},
     "who": {"seated": list, "waiting": list, "free": int},
@@ -62,7 +66,7 @@ SCHEMA: dict[str, dict[str, Type]] = {
                  "private": bool, "addresses": list, "port": int},
     "changed": {"name": str, "game": str, "options": dict, "seats": int, "free": int, "fingerprint": str,
                 "private": bool, "addresses": list, "port": int},
-    "vanished": {"name": str},
+    "vanished": {"name": str, "instance?": str},
     "done": {"tables": (int, list)},
 }
 """Event kind -> its fields (besides ``event``)."""
