@@ -176,7 +176,7 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
     report.stopped = table.stopped
     report.step = table.chain.step
     report.waiting_for = table.waiting_for
-    report.unplaced = sum(len(p.unplaced) for p in table._peers.values())
+    report.unplaced = table.unplaced.count()
     report.contradictions = contradictions(scan.payloads, genesis)
     if table.stopped is not None:
         report.status = "stopped"

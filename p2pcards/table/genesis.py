@@ -43,7 +43,6 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-
 @dataclass(frozen=True)
 class Genesis:
     game: str

@@ -25,22 +25,24 @@ from __future__ import annotations
 
 import hashlib
 import secrets as _os_secrets
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from p2pcards import deal
 from p2pcards.games import ActionError, AuditResult, GameError, HandState, Match
-from p2pcards.table import bodies
+from p2pcards.table import bodies, catchup
 from p2pcards.table import outputs as out
+from p2pcards.table import votes as votes_mod
 from p2pcards.table.attempt import Attempt, DummyPolicy, Foul, Shared
 from p2pcards.table.dealers import DealerFactory, mental_factory, seeded_factory
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.seating import CHEAT, RETURN, SILENT, Change, start_head
 from p2pcards.table.secrets import MASTER, MASTER_SIZE, SeatSecrets
+from p2pcards.table.setup import Setup
+from p2pcards.table.unplaced import Unplaced
 from p2pcards.wire import (
     CERTIFICATE_KINDS,
     TRANSPORT_KINDS,
@@ -69,18 +71,6 @@ RETRY_MS = 1_000
 UNPLACED_BYTES_PER_PEER = 1 << 20
 """Signed messages that fit no step we know yet (a peer ahead of us) kept per sending peer, in bytes."""
 
-CATCHUP_INTERVAL_MS = 500
-"""The window in which a peer's catch-up requests are counted."""
-
-CATCHUP_ANSWERS_PER_WINDOW = 4
-"""At most this many answers to one peer per window, each to a request further on than the last."""
-
-CATCHUP_BYTES_PER_WINDOW = 2 * 1024 * 1024
-"""At most this many bytes of answers to one peer per window."""
-
-
-CATCHUP_RESPONSE_BYTES = 900 * 1024
-"""One catch-up answer carries at most this many bytes of messages (the peer asks again for more)."""
 
 CATCHUP_GRACE_MS = 3 * RETRY_MS
 """After a restart, how long a seat waits for its peers' catch-up before it signs anything new."""
@@ -117,20 +107,6 @@ class _Asked:
     since: int
     go_on: bool | None = None
     asked_at: int = -1
-
-
-@dataclass
-class _Peer:
-    unplaced: OrderedDict[bytes, SignedMessage] = field(default_factory=OrderedDict)
-    """Authenticated messages that fit nothing yet, by payload hash, oldest first."""
-    unplaced_bytes: int = 0
-    window: int | None = None
-    """When the current catch-up window of this peer opened (``CATCHUP_INTERVAL_MS`` long)."""
-    served: int = 0
-    served_bytes: int = 0
-    served_after: int = -2
-    asked_at: int | None = None
-    """When we last asked this peer to catch us up because it sent what we could not place."""
 
 
 class Table:
@@ -195,10 +171,10 @@ class Table:
         self._evidence: dict[int, tuple[bytes, ...]] = {}
         """Per convicted seat, the payloads that prove it (a pair, or the evidence message)."""
         self._cheaters: dict[int, out.Fault] = {}
-        self._peers: dict[int | None, _Peer] = {}
+        self._unplaced = Unplaced(UNPLACED_BYTES_PER_PEER)
+        self._catchup = catchup.Catchup()
         # ---- the derivation
-        self._setup = Chain(self.game_id, self._keys)
-        self._coin_commits: dict[int, bytes] = {}
+        self._setup = Setup(genesis, Chain(self.game_id, self._keys))
         self.match: Match | None = None
         self._boundary: _Boundary | None = None
         self._attempts: dict[bytes, Attempt] = {}
@@ -238,10 +214,6 @@ class Table:
         """Set while the match is over only because too few seats can play (the changes that made it
         so): unlike a sealed end, a later message can still show a hand that was played to its end."""
 
-        self._unplaced_version = 0
-        self._unplaced_seen = -1
-        self._waiting_heads: set[bytes] = set()
-        """Heads that messages kept unplaced follow at the first step of the hand being played."""
         self._out: list[out.Output] = []
 
     # ================================================================ public API
@@ -361,11 +333,16 @@ class Table:
     @property
     def chain(self) -> Chain:
         """The chain of the open attempt (the setup steps before the first hand)."""
-        return self._setup if self.attempt is None else self.attempt.chain
+        return self._setup.chain if self.attempt is None else self.attempt.chain
 
     @property
     def hand_number(self) -> int:
         return -1 if self._boundary is None else self._boundary.hand
+
+    @property
+    def unplaced(self) -> Unplaced:
+        """Messages received that fit no step this replica reached (a gap, if the log ends here)."""
+        return self._unplaced
 
     @property
     def waiting_for(self) -> tuple[int, ...]:
@@ -404,7 +381,7 @@ class Table:
         if self.attempt is not None:
             h.update(self.attempt.digest())
         else:
-            h.update(self._setup.head)
+            h.update(self._setup.chain.head)
         h.update(repr(sorted(self._out_seats().items())).encode())
         h.update(b"over" if self.over else b"")
         h.update(b"abandoned" if self.abandoned else b"")
@@ -556,38 +533,22 @@ class Table:
         )
 
     def _requeue(self, fits: Callable[[SignedMessage], bool]) -> None:
-        for peer, state in self._peers.items():
-            for fingerprint, msg in list(state.unplaced.items()):
-                if fits(msg):
-                    self._unplaced_version += 1
-                    del state.unplaced[fingerprint]
-
-                    state.unplaced_bytes -= len(msg.data)
-                    self._inbox.append((peer, msg, 1))
+        for peer, msg in self._unplaced.take(fits):
+            self._inbox.append((peer, msg, 1))
 
     def _hold(self, peer: int | None, msg: SignedMessage) -> None:
-        """A message that fits no step we know: a peer is ahead of us.  Kept, within a byte budget per
-        peer (oldest dropped first), and offered again once it fits."""
-        state = self._peers.setdefault(peer, _Peer())
-        fingerprint = hashlib.sha256(msg.data).digest()
-        if fingerprint in state.unplaced or len(msg.data) > UNPLACED_BYTES_PER_PEER:
-            return
-        state.unplaced[fingerprint] = msg
-        state.unplaced_bytes += len(msg.data)
-        self._unplaced_version += 1
-        while state.unplaced_bytes > UNPLACED_BYTES_PER_PEER:
-            _, dropped = state.unplaced.popitem(last=False)
-            state.unplaced_bytes -= len(dropped.data)
+        """A message that fits no step we know: a peer is ahead of us.  Kept (see ``unplaced``) and
+        taken once it fits; we ask that peer to catch us up."""
+        self._unplaced.hold(peer, msg)
         if peer is None or self._restoring or self.seat is None:
             return
-        if state.asked_at is None or self._now - state.asked_at >= RETRY_MS:
-            state.asked_at = self._now
+        if self._catchup.may_ask(peer, self._now):
             self._out.append(out.Send(self._catchup_request(), to=peer))
 
     # ---- the setup steps: genesis and the first-dealer coin
 
     def _take_setup(self, peer: int | None, msg: SignedMessage) -> None:
-        outcome = self._setup.offer(msg, authenticated=True)
+        outcome = self._setup.chain.offer(msg, authenticated=True)
         if isinstance(outcome, Rejected):
             if outcome.reason == "future step" or outcome.reason == "not awaited":
                 self._hold(peer, msg)
@@ -602,13 +563,11 @@ class Table:
         self._store(msg)
         self._keep(msg, own=msg.seat == self.seat)
         if isinstance(outcome, Sealed):
-            step = self._setup.step
-            if step <= 2:
-                self._setup.expect(range(self.n))
+            step = self._setup.chain.step
+            self._setup.open()
             self._requeue(lambda m: m.step == step)
-
             try:
-                self._apply_setup(outcome.step.number, outcome.step.messages)
+                self._setup.apply(outcome.step.number, outcome.step.messages)
             except Foul as foul:
                 evidence = tuple(m.data for m in outcome.step.messages if m.seat == foul.seat)
                 self._stop(
@@ -622,38 +581,11 @@ class Table:
                         seats=(foul.seat,),
                     )
                 )
-
-    def _apply_setup(self, step: int, msgs: tuple[SignedMessage, ...]) -> None:
-        kinds = ("genesis", "coin_commit", "coin_reveal")
-        for m in msgs:
-            if m.kind != kinds[step]:
-                raise Foul(m.seat, "bad-message", f"sent {m.kind!r} where {kinds[step]!r} was due")
-        if step == 0:
-            for m in msgs:
-                if m.body != self.genesis.encode():
-                    raise Foul(m.seat, "bad-message", "signed another genesis")
-        elif step == 1:
-            for m in msgs:
-                try:
-                    self._coin_commits[m.seat] = bodies.bytes32(m.body, "a coin commitment")
-                except bodies.BodyError as exc:
-                    raise Foul(m.seat, "bad-message", str(exc)) from exc
-        else:
-            reveals = []
-            for m in msgs:
-                try:
-                    reveals.append(
-                        deal.verify_coin_reveal(self._coin_ctx(m.seat), self._coin_commits[m.seat], m.body)
-                    )
-                except deal.DealError as exc:
-                    raise Foul(m.seat, "bad-message", str(exc)) from exc
-            coin = deal.coin_value(self._coin_ctx(None), reveals)
-            first_dealer = deal.coin_below(coin, self.n, b"first dealer")
-            self.match = self.rules.new_match(first_dealer)
-            self._boundary = _Boundary(0, self._setup.head, self._setup.step, self.match, frozenset(), {})
-
-    def _coin_ctx(self, seat: int | None) -> deal.Context:
-        return deal.Context(game_id=self.game_id, hand=0, seat=seat, step=1)
+                return
+            if self._setup.first_dealer is not None:
+                self.match = self.rules.new_match(self._setup.first_dealer)
+                b = self._setup.chain
+                self._boundary = _Boundary(0, b.head, b.step, self.match, frozenset(), {})
 
     # ---- certificates
 
@@ -692,7 +624,7 @@ class Table:
         return None
 
     def _take_vote(self, peer: int | None, msg: SignedMessage, att: Attempt, silent: tuple[int, ...]) -> None:
-        problem = self._vote_problem(msg.seat, silent, msg.step, att)
+        problem = votes_mod.vote_problem(msg.seat, silent, msg.step, att)
         if problem:
             self._reject(peer, "bad vote", problem)
             return
@@ -714,18 +646,6 @@ class Table:
                     self._out.append(out.Send(m.data, to=msg.seat if peer is None else peer))
             return
         self._keep(msg, own=msg.seat == self.seat)
-
-    def _vote_problem(self, voter: int, silent: tuple[int, ...], step: int, att: Attempt) -> str:
-        active = att.active
-        if voter not in active:
-            return f"seat {voter} is not playing this hand"
-        if voter in silent:
-            return "a seat votes others silent, never itself"
-        if 2 * len(silent) >= len(active):
-            return f"a vote names fewer than half of the {len(active)} seats playing"
-        if not set(silent) <= set(att.awaited_at(step)):
-            return f"seats {list(silent)} were not all awaited at step {step}"
-        return ""
 
     def _take_abandon(
         self, peer: int | None, msg: SignedMessage, att: Attempt, silent: tuple[int, ...]
@@ -825,7 +745,7 @@ class Table:
     def _catchup_after(self) -> int:
         if self.attempt is not None:
             return self.attempt.start_step - 1
-        return self._setup.step - 1
+        return self._setup.chain.step - 1
 
     def _serve_catchup(self, peer: int | None, msg: SignedMessage) -> None:
         if self.seat is None or self._restoring:
@@ -835,30 +755,14 @@ class Table:
         except bodies.BodyError as exc:
             self._reject(peer, "malformed", str(exc))
             return
-        state = self._peers.setdefault(peer if peer is not None else msg.seat, _Peer())
-        if state.window is None or self._now - state.window >= CATCHUP_INTERVAL_MS:
-            state.window, state.served, state.served_bytes, state.served_after = self._now, 0, 0, -2
-        # Within a window, only a request that asks for less than the last one (a peer that got an
-        # answer and moved on) is answered, and only a few: a replayed request costs nothing.
-        if (
-            after <= state.served_after
-            or state.served >= CATCHUP_ANSWERS_PER_WINDOW
-            or state.served_bytes >= CATCHUP_BYTES_PER_WINDOW
-        ):
+        to = peer if peer is not None else msg.seat
+        if not self._catchup.may_answer(to, self._now, after):
             return
-        state.served += 1
-        state.served_after = after
-        batch: list[bytes] = []
-        size = 0
-        for raw in self._history_after(after):
-            if size + len(raw) + 8 > CATCHUP_RESPONSE_BYTES:
-                break
-            batch.append(raw)
-            size += len(raw) + 8
-        state.served_bytes += size
+        batch, size = catchup.batch(self._history_after(after))
+        self._catchup.answered(to, size)
         # Sent even empty: it tells a seat that restarted that it has everything we hold.
         response = self._signed("catchup_response", {"msgs": batch}, step=0, prev=initial_head(self.game_id))
-        self._out.append(out.Send(response, to=peer if peer is not None else msg.seat))
+        self._out.append(out.Send(response, to=to))
 
     def _history_after(self, after: int) -> Iterable[bytes]:
         """What a peer that holds every step up to ``after`` needs, in the order it can use it:
@@ -873,7 +777,7 @@ class Table:
         for _, ret in sorted(self._returns.items()):
             yield ret.data
         if after < 2:
-            for s in self._setup.steps:
+            for s in self._setup.chain.steps:
                 if s.number > after:
                     yield from (m.data for m in s.messages)
         for final in self._finals:
@@ -909,8 +813,8 @@ class Table:
     ) -> None:
         att = self.attempt
         if step is None or prev is None:
-            step = att.step if att is not None else self._setup.step
-            prev = att.head if att is not None else self._setup.head
+            step = att.step if att is not None else self._setup.chain.step
+            prev = att.head if att is not None else self._setup.chain.head
         self._inbox.append((self.seat, self._signed(kind, body, step=step, prev=prev), 0))
 
     def _catching_up(self) -> bool:
@@ -953,20 +857,12 @@ class Table:
             att = current
 
     def _setup_contribution(self) -> None:
-        chain = self._setup
-        step = chain.step
-        if step > 2 or self.seat is None or chain.lookup(step, self.seat) is not None:
+        chain = self._setup.chain
+        if self._setup.done or self.seat is None or chain.lookup(chain.step, self.seat) is not None:
             return
-        if not chain.awaited:
-            chain.expect(range(self.n))
-        if step == 0:
-            body: Any = self.genesis.encode()
-            kind = "genesis"
-        elif step == 1:
-            kind, body = "coin_commit", deal.coin_commitment(self._coin_ctx(self.seat), self._coin_secret())
-        else:
-            kind, body = "coin_reveal", self._coin_secret()
-        self._contribute(kind, body, step, chain.head)
+        self._setup.open()
+        kind, body = self._setup.body(self.seat, self._coin_secret())
+        self._contribute(kind, body, chain.step, chain.head)
 
     def _coin_secret(self) -> bytes:
         if self.genesis.dealer == "seeded":
@@ -987,8 +883,8 @@ class Table:
     def _derive(self, *, contribute: bool = True) -> None:
         """Bring the replica to what its messages decide: the setup, the final hands, the attempt to
         play now.  Then contribute what this seat owes there."""
-        if self._setup.step <= 2 and self.stopped is None and not self._setup.awaited:
-            self._setup.expect(range(self.n))
+        if self.stopped is None:
+            self._setup.open()
         for _ in range(10_000):
             b = self._boundary
             if b is None or self.stopped is not None or (self.over and self._seating_end is None):
@@ -1031,9 +927,9 @@ class Table:
             self._set_current(att)
             break
         if self.attempt is None and self._boundary is None and self.stopped is None:
-            key = (self._setup.head, self._setup.step)
+            key = (self._setup.chain.head, self._setup.chain.step)
             if self._open_key != key:
-                self._open(*key, tuple(sorted(self._setup.missing)))
+                self._open(*key, tuple(sorted(self._setup.chain.missing)))
         if contribute:
             self._make_contributions()
 
@@ -1090,12 +986,7 @@ class Table:
             for mask in range(1 << len(extra)):
                 chosen = frozenset(c for i, c in enumerate(extra) if mask >> i & 1) | b.carried
                 self._candidates[start_head(b.head, chosen)] = chosen
-        if self._unplaced_seen != self._unplaced_version:
-            self._unplaced_seen = self._unplaced_version
-            self._waiting_heads = {
-                m.prev for state in self._peers.values() for m in state.unplaced.values() if m.step == b.step
-            }
-        for head in sorted(self._waiting_heads & self._candidates.keys()):
+        for head in sorted(self._unplaced.heads_at(b.step) & self._candidates.keys()):
             if head not in self._attempts:
                 self._attempt_for(b, self._candidates[head])
         complete = [a for a in self._attempts.values() if a.complete and a.hand == b.hand]
@@ -1178,19 +1069,7 @@ class Table:
         self, att: Attempt, step: int, votes: Mapping[int, SignedMessage]
     ) -> tuple[int, ...] | None:
         """The seats every other seat playing ``att`` voted silent at ``step``, if they all agree."""
-        named: set[tuple[int, ...]] = set()
-        for msg in votes.values():
-            try:
-                named.add(bodies.silent_body(msg.body, self.n, "a void vote"))
-            except bodies.BodyError:
-                continue
-        for silent in sorted(named):
-            voters = [s for s in att.active if s not in silent]
-            if not voters or not all(
-                (v := votes.get(s)) is not None and bodies.silent_body(v.body, self.n, "") == silent
-                for s in voters
-            ):
-                continue
+        for silent, voters in votes_mod.unanimous(att, votes, self.n):
             if self.seat in silent and self._contradicted(att, step, silent, voters):
                 continue
             return silent
@@ -1199,8 +1078,10 @@ class Table:
     def _contradicted(self, att: Attempt, step: int, silent: tuple[int, ...], voters: list[int]) -> bool:
         """Seen from a seat voted silent: do voters' own later messages in this attempt show they had
         our message for that step?  Then the vote is not taken here, and it is reported."""
-        later = [v for v in voters if any(m.seat == v and m.step > step for m in att.messages())]
-        if not later or not att.holds(step, self.seat if self.seat is not None else -1):
+        if self.seat is None or not att.holds(step, self.seat):
+            return False
+        later = votes_mod.had_it(att, step, voters)
+        if not later:
             return False
         key = ("contradicted", step, tuple(later))
         if key not in self._announced:
@@ -1402,7 +1283,7 @@ class Table:
             return ()
         att = self.attempt
         if att is None:
-            return tuple(sorted(self._setup.missing)) if self._setup.step <= 2 else ()
+            return tuple(sorted(self._setup.chain.missing)) if self._setup.chain.step <= 2 else ()
         return att.missing
 
     def _retry(self) -> None:
@@ -1415,7 +1296,9 @@ class Table:
     def _resend_open(self) -> None:
         att = self.attempt
         if att is None:
-            mine = self._setup.lookup(self._setup.step, self.seat) if self.seat is not None else None
+            mine = (
+                self._setup.chain.lookup(self._setup.chain.step, self.seat) if self.seat is not None else None
+            )
             if mine is not None:
                 self._out.append(out.Send(mine.data))
             return
@@ -1522,4 +1405,4 @@ def _dummy_policy(game: str) -> DummyPolicy | None:
     return choose
 
 
-__all__ = ["CATCHUP_INTERVAL_MS", "RETRY_MS", "UNPLACED_BYTES_PER_PEER", "SecretSource", "Table"]
+__all__ = ["RETRY_MS", "UNPLACED_BYTES_PER_PEER", "SecretSource", "Table"]

@@ -8,9 +8,10 @@ from typing import Any
 from p2pcards.deal.group import Q
 from p2pcards.games.rng import Rng
 from p2pcards.table import outputs as out
+from p2pcards.table.catchup import RESPONSE_BYTES
 from p2pcards.table.dealers import MentalDealer
 from p2pcards.table.genesis import make_genesis
-from p2pcards.table.replica import CATCHUP_RESPONSE_BYTES, UNPLACED_BYTES_PER_PEER, Table
+from p2pcards.table.replica import UNPLACED_BYTES_PER_PEER, Table
 from p2pcards.wire import Envelope, WireError, initial_head, public_bytes, sign
 from tests.table.helpers import Room, identities
 
@@ -59,9 +60,8 @@ def test_messages_for_far_steps_are_kept_within_the_byte_budget_and_released() -
     for i in range(300):
         prev = hashlib.sha256(i.to_bytes(4, "big")).digest()
         t.receive(1, _signed(room, 1, "share", {"shares": [bytes(60_000)]}, step=500 + i, prev=prev))
-    held = t._peers[1]
-    assert held.unplaced_bytes <= UNPLACED_BYTES_PER_PEER
-    assert sum(len(m.data) for m in held.unplaced.values()) == held.unplaced_bytes
+    assert 0 < t.unplaced.bytes_of(1) <= UNPLACED_BYTES_PER_PEER
+    assert t.unplaced.count() <= UNPLACED_BYTES_PER_PEER // 60_000
     room.run()  # the real game goes on as if nothing happened
     for now in range(0, 5000, 500):
         for i, tb in enumerate(room.tables):
@@ -78,7 +78,7 @@ def test_a_replayed_catchup_request_is_answered_once_per_interval_and_within_the
     request = _signed(room, 1, "catchup_request", {"after": -1})
     sent = [o for _ in range(1000) for o in t.receive(1, request) if isinstance(o, out.Send)]
     assert len(sent) == 1
-    assert len(sent[0].payload) <= CATCHUP_RESPONSE_BYTES + 4096
+    assert len(sent[0].payload) <= RESPONSE_BYTES + 4096
     t.tick(10_000)
     assert len([o for o in t.receive(1, request) if isinstance(o, out.Send)]) == 1
 

@@ -1,0 +1,71 @@
+"""Catch-up between replicas: asking for what we lack, and answering within bounds.
+
+A replica that is behind (or restarted) sends ``catchup_request {after: k}``: it holds every step of
+its log up to ``k``.  The answer is one ``catchup_response {msgs: [...]}`` of at most
+``RESPONSE_BYTES`` of step and certificate messages, the certificates first (they decide which
+attempt at a hand is played).  A request is signed and may be replayed verbatim by anyone, so answers
+are counted per peer in windows of ``INTERVAL_MS``: at most ``ANSWERS_PER_WINDOW`` answers and
+``BYTES_PER_WINDOW`` bytes, each to a request that asks for less than the previous one did (a peer
+that got an answer and moved on); a replayed request is answered once per window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+INTERVAL_MS: Final = 500
+ANSWERS_PER_WINDOW: Final = 4
+BYTES_PER_WINDOW: Final = 2 * 1024 * 1024
+RESPONSE_BYTES: Final = 900 * 1024
+ASK_EVERY_MS: Final = 1_000
+"""We ask a peer that sent what we cannot place at most this often."""
+
+
+@dataclass
+class _Window:
+    opened: int = 0
+    answers: int = 0
+    bytes: int = 0
+    after: int = -2
+
+
+class Catchup:
+    """Per peer: when we last asked it, and how much we answered it in the current window."""
+
+    def __init__(self) -> None:
+        self._windows: dict[int | None, _Window] = {}
+        self._asked: dict[int | None, int] = {}
+
+    def may_answer(self, peer: int | None, now: int, after: int) -> bool:
+        w = self._windows.get(peer)
+        if w is None or now - w.opened >= INTERVAL_MS:
+            w = self._windows[peer] = _Window(now)
+        if after <= w.after or w.answers >= ANSWERS_PER_WINDOW or w.bytes >= BYTES_PER_WINDOW:
+            return False
+        w.answers += 1
+        w.after = after
+        return True
+
+    def answered(self, peer: int | None, size: int) -> None:
+        self._windows[peer].bytes += size
+
+    def may_ask(self, peer: int | None, now: int) -> bool:
+        last = self._asked.get(peer)
+        if last is not None and now - last < ASK_EVERY_MS:
+            return False
+        self._asked[peer] = now
+        return True
+
+
+def batch(history: Iterable[bytes]) -> tuple[list[bytes], int]:
+    """As much of ``history`` as one answer carries (in order), and its size."""
+    chosen: list[bytes] = []
+    size = 0
+    for raw in history:
+        if size + len(raw) + 8 > RESPONSE_BYTES:
+            break
+        chosen.append(raw)
+        size += len(raw) + 8
+    return chosen, size

@@ -1,0 +1,78 @@
+"""The three steps before the first hand: every seat signs the genesis, then a joint coin picks the
+first dealer (every seat commits to a secret, then reveals it).
+
+    step 0  genesis       every seat   the genesis bytes, exactly
+    step 1  coin_commit   every seat   coin_commitment(ctx(hand 0, seat, step 1), ρ)
+    step 2  coin_reveal   every seat   ρ
+
+A fault here (a seat that signs another genesis, a reveal that does not match its commitment) stops
+the game before it starts: there is nothing yet to go on with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from p2pcards import deal
+from p2pcards.table import bodies
+from p2pcards.table.attempt import Foul
+from p2pcards.table.genesis import Genesis
+from p2pcards.wire import Chain, SignedMessage
+
+KINDS = ("genesis", "coin_commit", "coin_reveal")
+STEPS = len(KINDS)
+
+
+class Setup:
+    def __init__(self, genesis: Genesis, chain: Chain) -> None:
+        self.genesis = genesis
+        self.chain = chain
+        self.n = len(genesis.seats)
+        self._commits: dict[int, bytes] = {}
+        self.first_dealer: int | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.chain.step >= STEPS
+
+    def open(self) -> None:
+        """Await every seat at the next setup step, if it is not open yet."""
+        if not self.done and not self.chain.awaited:
+            self.chain.expect(range(self.n))
+
+    def ctx(self, seat: int | None) -> deal.Context:
+        return deal.Context(game_id=self.genesis.game_id, hand=0, seat=seat, step=1)
+
+    def body(self, seat: int, coin_secret: bytes) -> tuple[str, object]:
+        """This seat's message for the open setup step."""
+        step = self.chain.step
+        if step == 0:
+            return "genesis", self.genesis.encode()
+        if step == 1:
+            return "coin_commit", deal.coin_commitment(self.ctx(seat), coin_secret)
+        return "coin_reveal", coin_secret
+
+    def apply(self, step: int, msgs: Sequence[SignedMessage]) -> None:
+        """Check a sealed setup step (raises ``Foul``); after the last one, ``first_dealer`` is known."""
+        for m in msgs:
+            if m.kind != KINDS[step]:
+                raise Foul(m.seat, "bad-message", f"sent {m.kind!r} where {KINDS[step]!r} was due")
+        if step == 0:
+            for m in msgs:
+                if m.body != self.genesis.encode():
+                    raise Foul(m.seat, "bad-message", "signed another genesis")
+        elif step == 1:
+            for m in msgs:
+                try:
+                    self._commits[m.seat] = bodies.bytes32(m.body, "a coin commitment")
+                except bodies.BodyError as exc:
+                    raise Foul(m.seat, "bad-message", str(exc)) from exc
+        else:
+            reveals = []
+            for m in msgs:
+                try:
+                    reveals.append(deal.verify_coin_reveal(self.ctx(m.seat), self._commits[m.seat], m.body))
+                except deal.DealError as exc:
+                    raise Foul(m.seat, "bad-message", str(exc)) from exc
+            coin = deal.coin_value(self.ctx(None), reveals)
+            self.first_dealer = deal.coin_below(coin, self.n, b"first dealer")
