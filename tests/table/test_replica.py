@@ -160,8 +160,37 @@ def test_a_seat_that_vanishes_is_voted_silent_by_the_others_alike_and_they_play_
     assert room.tables[0].digest() == room.tables[1].digest()
 
 
-def test_one_seat_alone_cannot_vote_the_other_out():
-    room = _vanish_and_wait(2, 200_000)
+def test_the_last_of_two_players_ends_the_match_only_after_twice_the_timeout():
+    """One seat alone can never vote the other out; a computer seat ends the match after twice the
+    timeout (recorded as abandoned, the other named silent)."""
+    room = _vanish_and_wait(2, 110_000)  # the genesis timeout is 60 s
     assert room.tables[0].verdicts == [] and not room.tables[0].over
-    assert room.tables[0].waiting_for == (1,)
+    room = _vanish_and_wait(2, 200_000)
+    t = room.tables[0]
+    assert t.over and t.abandoned and [(f.seat, f.kind) for f in t.verdicts] == [(1, "silent")]
+    assert room.of(0, out.MatchOver)[-1].abandoned
+
+
+def test_a_person_is_asked_before_the_match_is_ended_and_may_keep_waiting():
+    room = QuietRoom.make("durak", 2, seed=12)
+    room.tables[0].person = True
+    room.start()
+    while room.queue and (room.tables[0].attempt is None or room.tables[0].chain.step < 6):
+        room.run(limit=1)
+    room.muted = 1
+    room.run()
+    t = room.tables[0]
+    asked: list[out.SilentSeats] = []
+    for now in range(0, 62_000, 1_000):
+        outputs = t.tick(now)
+        asked += [o for o in outputs if isinstance(o, out.SilentSeats)]
+    (question,) = asked
+    assert question.ask and question.end_match and question.seats == (1,)
+    t.decide_silent(False)  # keep waiting: asked again one timeout later, nothing decided meanwhile
+    for now in range(62_000, 150_000, 1_000):
+        asked += [o for o in t.tick(now) if isinstance(o, out.SilentSeats)]
+    assert not t.over and len(asked) == 2
+    t.decide_silent(True)
+    t.tick(151_000)
+    assert t.over and t.abandoned
 
