@@ -6,8 +6,11 @@ break a promise today are marked ``xfail(strict=True)`` with the reason.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
+from p2pcards.games import ActionError
 from p2pcards.table import outputs as out
 from p2pcards.wire import SignedMessage
 from tests.table.review_drivers import GateRoom, make_room, signed_as, verdicts
@@ -143,3 +146,46 @@ def test_a_restarted_seat_never_equivocates_with_its_own_earlier_vote() -> None:
     room.tick((0, 1, 2, 4), 6_000, 20_000)
     for s in (0, 1, 2, 4):
         assert 0 not in room.tables[s].cheaters, f"seat {s}: {verdicts(room.tables[s])}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_contradicted refuses the verdict when a voter's later message shows it had the move, but "
+    "an honest voter votes, then receives the late move and plays on in the old attempt; the refusing "
+    "seat then thinks it still plays, so ask_to_return does nothing and it waits forever",
+)
+def test_a_late_seat_voted_out_in_good_faith_learns_it_and_may_come_back() -> None:
+    """Three seats.  Seat 2's move at step X is late: seats 0 and 1 wait past the timeout and vote it
+    silent (their votes are slow too).  Then seat 2's move arrives, and the next to move — a voter
+    that has not yet seen the other's vote — plays on in the old attempt.  When the votes land, seats
+    0 and 1 go on without seat 2, as they should.  Seat 2 sees the voter's later move, calls that
+    honest vote a contradiction, refuses the verdict and waits at hand 0 for ever: the others finish
+    the series, and seat 2 can neither follow them nor ask to come back (it is not out in its own
+    eyes)."""
+    room = make_room("durak", 3, seed=4, series_hands=2)
+    turns = _first_moves(room)
+    room.start()
+    room.run()
+    t2 = room.tables[2]
+    while not (turns[0][0] == 2 and t2.attempt is not None and t2.chain.step > t2.attempt.start_step + 4):
+        _play_first(room, turns)
+    room.hold = lambda to, frm, m: (
+        (m.seat == 2 and m.kind == "action") or m.kind in ("void_vote", "catchup_response")
+    )
+    room.tick((0, 1), 0, 3_000)  # seats 0 and 1 vote seat 2 silent
+    room.hold = lambda to, frm, m: m.kind in ("void_vote", "catchup_response")
+    _play_first(room, turns)  # seat 2's late move reaches everyone; the votes are still on their way
+    (mover, _), *_ = turns
+    assert mover in (0, 1), "the next move is a voter's"
+    _play_first(room, turns)  # the voter plays on in the attempt with seat 2
+    room.hold = lambda to, frm, m: False
+    room.release()
+    room.run()
+    assert [room.tables[s].seats_out for s in (0, 1)] == [{2: "silent"}, {2: "silent"}]
+    for now in range(3_000, 10_000, 1_000):
+        while turns:
+            with contextlib.suppress(ActionError):  # a turn of an attempt voided meanwhile
+                _play_first(room, turns)
+        room.tick((0, 1, 2), now, now + 1_000, every=1_000)
+    assert room.tables[0].over and room.tables[1].over
+    assert t2.over or 2 in t2.seats_out, f"seat 2 waits at hand {t2.hand_number} for {t2.waiting_for}"
