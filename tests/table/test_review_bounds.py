@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from p2pcards.table import outputs as out
 from p2pcards.table import replica
 from p2pcards.table.unplaced import Peer, Unplaced
-from p2pcards.wire import SignedMessage
+from p2pcards.wire import SignedMessage, authenticate, initial_head
 from tests.table.review_drivers import make_room, signed_as
 
 
@@ -85,3 +86,41 @@ def test_a_future_step_flood_costs_bounded_work_per_frame(monkeypatch: pytest.Mo
     frames = flood + room.frames - frames_before
     # Work linear in what arrived: each held message looked at a bounded number of times in all.
     assert _CountingUnplaced.scanned <= 8 * frames, f"{_CountingUnplaced.scanned} looks for {frames} frames"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_ingest remembers only accepted payloads (_accepted): a refused or unplaced message, and a "
+    "catch-up answer itself, are decoded and signature-checked again on every copy",
+)
+def test_a_replayed_catchup_answer_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DESIGN: "each byte is decoded and each signature checked at most once".  Seat 1 sends, without
+    being asked, one catch-up answer holding 300 signed messages that the replica refuses (setup
+    steps after other heads), then replays it verbatim four times.  Every replay costs a signature
+    check of the answer and of each of the 300 inside (1,505 checks for 301 distinct messages); an
+    answer of 1 MiB of such messages replayed in a loop costs the receiver ~7,000 Ed25519 checks per
+    frame."""
+    checked = 0
+    real = authenticate
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        nonlocal checked
+        checked += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("p2pcards.table.replica.authenticate", counting)
+    room = make_room("durak", 3, seed=3)
+    room.start()
+    room.run(limit=120)
+    t = room.tables[0]
+    inner = [
+        signed_as(room.genesis, 1, "coin_commit", bytes(32), 1, hashlib.sha256(k.to_bytes(4, "big")).digest())
+        for k in range(300)
+    ]
+    answer = signed_as(
+        room.genesis, 1, "catchup_response", {"msgs": inner}, 0, initial_head(room.genesis.game_id)
+    )
+    checked = 0
+    for _ in range(5):
+        t.receive(1, answer)
+    assert checked <= len(inner) + 5, f"{checked} signature checks for {len(inner) + 1} distinct messages"
