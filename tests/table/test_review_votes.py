@@ -189,3 +189,27 @@ def test_a_late_seat_voted_out_in_good_faith_learns_it_and_may_come_back() -> No
         room.tick((0, 1, 2), now, now + 1_000, every=1_000)
     assert room.tables[0].over and room.tables[1].over
     assert t2.over or 2 in t2.seats_out, f"seat 2 waits at hand {t2.hand_number} for {t2.waiting_for}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_take_abandon accepts an abandon for any step of the attempt whose contributors include "
+    "the named seat (awaited_at of a past step), and _abandoned records the named seat silent",
+)
+def test_the_last_of_two_cannot_blame_the_other_for_its_own_silence() -> None:
+    """Two players.  Seat 0 moves at step X; seat 1 is awaited at X+1.  Instead of moving, seat 1 at
+    once signs an ``abandon`` naming seat 0 silent at step X.  Seat 0's replica, which holds its own
+    move for X, ends the match, voids the hand and records *itself* as the one who stayed silent —
+    while the seat that stopped answering was seat 1."""
+    room = make_room("durak", 2, seed=4, series_hands=2)
+    turns = _first_moves(room)
+    room.start()
+    room.run()
+    t0 = room.tables[0]
+    while not (turns[0][0] == 0 and t0.attempt is not None and t0.chain.step > t0.attempt.start_step + 4):
+        _play_first(room, turns)
+    step, head = t0.chain.step, t0.chain.head
+    _play_first(room, turns)
+    assert t0.waiting_for == (1,)
+    room.deliver(0, 1, signed_as(room.genesis, 1, "abandon", {"silent": [0]}, step, head))
+    assert (0, "silent") not in verdicts(t0)
