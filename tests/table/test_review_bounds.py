@@ -1,0 +1,126 @@
+"""Review of the bounds: nothing a peer sends makes an honest replica use unbounded memory, journal
+or CPU, and a flood does not slow down the rest of the game.
+
+Speed is never asserted by time here: the work is counted (messages journalled, relayed, scanned).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from p2pcards.table import outputs as out
+from p2pcards.table import replica
+from p2pcards.table.unplaced import Peer, Unplaced
+from p2pcards.wire import SignedMessage, authenticate, initial_head
+from tests.table.review_drivers import make_room, signed_as
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_take_return keeps, journals and relays every distinct signed 'return' (any step, any "
+    "head, from any seat, playing or not); only the last one per seat is remembered",
+)
+def test_return_requests_cannot_grow_the_journal_without_bound() -> None:
+    """Seat 1 is playing (nobody voted it out) and sends 500 ``return`` requests, each bound to
+    another step and head.  Every one is journalled (``Persist``) and relayed to every peer by the
+    honest replica, and remembered in its set of accepted fingerprints: a 150-byte message costs
+    every honest peer a journal record and n-1 relays, forever, as fast as the attacker signs."""
+    room = make_room("durak", 3, seed=3)
+    room.start()
+    room.run(limit=120)
+    t = room.tables[0]
+    journalled = relayed = 0
+    for k in range(500):
+        head = hashlib.sha256(k.to_bytes(4, "big")).digest()
+        for o in t.receive(1, signed_as(room.genesis, 1, "return", {}, k, head)):
+            journalled += isinstance(o, out.Persist)
+            relayed += isinstance(o, out.Send)
+    assert journalled <= 6 and relayed <= 6, f"{journalled} records journalled, {relayed} relays"
+
+
+class _CountingUnplaced(Unplaced):
+    """The unplaced buffer, counting how many held messages each look at it goes through."""
+
+    scanned = 0
+
+    def take(self, fits: Callable[[SignedMessage], bool]) -> list[tuple[Peer, SignedMessage]]:
+        _CountingUnplaced.scanned += self.count()
+        return super().take(fits)
+
+    def heads_at(self, step: int) -> set[bytes]:
+        if self._heads_version != self._version or self._heads_step != step:
+            _CountingUnplaced.scanned += self.count()
+        return super().heads_at(step)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Unplaced.heads_at rebuilds its set over every held message after each change, and "
+    "Unplaced.take scans every held message for each step accepted: O(held) work per frame",
+)
+def test_a_future_step_flood_costs_bounded_work_per_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 1 sends small signed messages (149 bytes each) for steps a little ahead, after heads that
+    will never come; its 1 MiB budget holds 7,000 of them, this test sends 1,000.  Each is held, and
+    from then on every frame the replica receives makes it go through all of them again: the flood
+    costs quadratic work (measured with 7,000: 0.4 ms per flood message at first, 2.3 ms at the end,
+    8 s of CPU for the megabyte) and the rest of the game six times its normal CPU (2.3 s instead of
+    0.37 s).  Counted here: held messages looked at, which should be linear in the frames received."""
+    monkeypatch.setattr(replica, "Unplaced", _CountingUnplaced)
+    room = make_room("durak", 3, seed=3)
+    room.start()
+    room.run(limit=120)
+    t = room.tables[0]
+    _CountingUnplaced.scanned = 0
+    flood = 1_000
+    for k in range(flood):
+        head = hashlib.sha256(k.to_bytes(4, "big")).digest()
+        t.receive(1, signed_as(room.genesis, 1, "action", {}, t.chain.step + 5 + k % 3, head))
+    assert t.unplaced.count() == flood
+    frames_before = room.frames
+    room.run()
+    assert all(tb.over for tb in room.tables)
+    frames = flood + room.frames - frames_before
+    # Work linear in what arrived: each held message looked at a bounded number of times in all.
+    assert _CountingUnplaced.scanned <= 8 * frames, f"{_CountingUnplaced.scanned} looks for {frames} frames"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_ingest remembers only accepted payloads (_accepted): a refused or unplaced message, and a "
+    "catch-up answer itself, are decoded and signature-checked again on every copy",
+)
+def test_a_replayed_catchup_answer_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DESIGN: "each byte is decoded and each signature checked at most once".  Seat 1 sends, without
+    being asked, one catch-up answer holding 300 signed messages that the replica refuses (setup
+    steps after other heads), then replays it verbatim four times.  Every replay costs a signature
+    check of the answer and of each of the 300 inside (1,505 checks for 301 distinct messages); an
+    answer of 1 MiB of such messages replayed in a loop costs the receiver ~7,000 Ed25519 checks per
+    frame."""
+    checked = 0
+    real = authenticate
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        nonlocal checked
+        checked += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("p2pcards.table.replica.authenticate", counting)
+    room = make_room("durak", 3, seed=3)
+    room.start()
+    room.run(limit=120)
+    t = room.tables[0]
+    inner = [
+        signed_as(room.genesis, 1, "coin_commit", bytes(32), 1, hashlib.sha256(k.to_bytes(4, "big")).digest())
+        for k in range(300)
+    ]
+    answer = signed_as(
+        room.genesis, 1, "catchup_response", {"msgs": inner}, 0, initial_head(room.genesis.game_id)
+    )
+    checked = 0
+    for _ in range(5):
+        t.receive(1, answer)
+    assert checked <= len(inner) + 5, f"{checked} signature checks for {len(inner) + 1} distinct messages"

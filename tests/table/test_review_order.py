@@ -1,0 +1,202 @@
+"""Review of order independence: replicas that hold the same messages reach the same state.
+
+The derivation must be a function of the set of messages held, whatever order they arrived in
+(DESIGN, "Faults, finality and the game going on"; ``Table`` docstring).  Each test delivers one set
+of messages in two orders.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pcards.games.rng import Rng
+from p2pcards.table import replica
+from p2pcards.wire import SignedMessage
+from tests.table.review_drivers import GateRoom, make_room, observer_of, signed_as, verdicts
+
+
+def _votes_race_the_last_seal() -> tuple[GateRoom, dict[int, dict[int, bytes]], dict[int, bytes]]:
+    """Four seats, a three-hand Durak series.  Seat 3's seal of hand 1 is slow.  Seats 0-2 wait past
+    the timeout and vote seat 3 silent at that seal.  Returns the room, the votes held back (by
+    receiver, then voter) and seat 3's seal (by receiver)."""
+    room = make_room("durak", 4, seed=4, series_hands=3)
+
+    def slow_seal(m: SignedMessage) -> bool:
+        return m.seat == 3 and m.kind == "seal" and m.body["hand"] == 1  # type: ignore[index,call-overload]
+
+    room.hold = lambda to, frm, m: slow_seal(m) or (frm == 3 and m.kind == "catchup_response")
+    room.start()
+    room.run()
+    assert [t.waiting_for for t in room.tables[:3]] == [(3,)] * 3, "hands 0-2 wait for seat 3's seal"
+    # Seats 0-2 vote; every vote (and every catch-up answer, which would carry them) is held back.
+    room.hold = lambda to, frm, m: slow_seal(m) or m.kind in ("catchup_response", "void_vote")
+    room.tick((0, 1, 2), 0, 3_000)
+    votes: dict[int, dict[int, bytes]] = {}
+    seal: dict[int, bytes] = {}
+    for to, _frm, payload in room.held:
+        m = SignedMessage.from_bytes(payload)
+        if m.kind == "void_vote":
+            votes.setdefault(to, {})[m.seat] = payload
+        elif slow_seal(m):
+            seal[to] = payload
+    room.held = []
+    room.hold = lambda to, frm, m: False
+    assert sorted(votes[0]) == [1, 2] and sorted(votes[1]) == [0, 2] and 0 in seal and 1 in seal
+    return room, votes, seal
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_close carries a 'silent' change from the votes held at the seal step when the last seal "
+    "comes; a replica that got every seal first closes without it and then refuses the votes as final",
+)
+def test_replicas_holding_the_same_seals_and_votes_deal_the_next_hand_alike() -> None:
+    """Seat 0 receives the two votes, then seat 3's seal; seat 1 receives seat 3's seal, then the two
+    votes.  Both now hold the same four seals and the same three votes, yet seat 0 deals hand 2
+    without seat 3 and seat 1 with it.  They never meet again: their hand-2 attempts start from
+    different heads, and the game ends with honest seat 0 voted out by the others."""
+    room, votes, seal = _votes_race_the_last_seal()
+    for voter in (1, 2):
+        room.deliver(0, voter, votes[0][voter])
+    room.deliver(0, 3, seal[0])
+    room.deliver(1, 3, seal[1])
+    for voter in (0, 2):
+        room.deliver(1, voter, votes[1][voter])
+    t0, t1 = room.tables[0], room.tables[1]
+    assert t0.hand_number == t1.hand_number == 2
+    assert t0.seats_out == t1.seats_out, (t0.seats_out, t1.seats_out)
+    assert t0.digest() == t1.digest()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the same race seen by p2pcards verify: an observer's result depends on whether the last "
+    "seal or the votes came first (_close / _take_certificate)",
+)
+def test_an_observer_reaches_one_result_from_one_set_of_seals_and_votes() -> None:
+    """The messages of the race above, given to two observers: one sees the votes before seat 3's
+    last seal, the other sees the seal first.  Same set of messages, two different next hands."""
+    room, votes, seal = _votes_race_the_last_seal()
+    journal = room.journals[0]  # everything seat 0 accepted, its own vote last
+    assert SignedMessage.from_bytes(journal[-1]).kind == "void_vote"
+    the_votes = [journal[-1], votes[0][1], votes[0][2]]
+    votes_first = observer_of(room.genesis, [*journal[:-1], *the_votes, seal[0]])
+    seal_first = observer_of(room.genesis, [*journal[:-1], seal[0], *the_votes])
+    assert votes_first.hand_number == seal_first.hand_number == 2
+    assert votes_first.seats_out == seal_first.seats_out, (votes_first.seats_out, seal_first.seats_out)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="restore() sends every journal record through the unplaced buffer, whose byte budget "
+    "(UNPLACED_BYTES_PER_PEER) drops the oldest records of a journal larger than it",
+)
+def test_a_journal_restores_to_the_same_game_in_any_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Table.restore`` takes "accepted messages in any order".  A two-hand series journal,
+    shuffled, gives an observer a different game from the same journal in order: records held while
+    they fit nowhere are dropped once they exceed the per-peer budget, and nothing asks for them
+    again.  (The budget is lowered here so the journal need not be large; with the real 1 MiB a
+    shuffled 40-hand journal of 1.6 MB restores to no hand at all.)"""
+    monkeypatch.setattr(replica, "UNPLACED_BYTES_PER_PEER", 8 * 1024)
+    room = make_room("durak", 3, seed=4, series_hands=2)
+    room.start()
+    room.run()
+    journal = room.journals[0]
+    assert all(t.over for t in room.tables) and sum(map(len, journal)) > 4 * 8 * 1024
+    in_order = observer_of(room.genesis, journal)
+    assert in_order.over and in_order.digest() == room.tables[0].digest()
+    shuffled = list(journal)
+    Rng("review/shuffle").shuffle(shuffled)
+    again = observer_of(room.genesis, shuffled)
+    assert (len(again.hands_played), again.digest()) == (len(in_order.hands_played), in_order.digest())
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_take_setup stops the game on a bad coin reveal (Foul -> _stop) but only convicts on an "
+    "equivocation, and _derive does nothing once stopped: which of the two a replica saw first decides",
+)
+def test_a_cheat_in_the_setup_ends_alike_on_every_honest_replica() -> None:
+    """Seat 2 signs two coin reveals for step 2: the true one goes to seat 0, a false one to seat 1.
+    Seat 1 checks the false one first: "the game stopped" (bad coin reveal).  Seat 0 gets the false one
+    later, as the second half of an equivocation: it names seat 2 a cheater and plays on — then, seat 1
+    never answering, ends the match and names honest seat 1 silent.  Both hold the same messages."""
+    room = make_room("durak", 3, seed=4, series_hands=2)
+
+    def to_seat_1(to: int, frm: int, m: SignedMessage) -> bool:
+        return to == 1 and ((m.seat == 2 and m.kind == "coin_reveal") or m.kind == "catchup_response")
+
+    room.hold = to_seat_1
+    room.start()
+    room.run()
+    (true_reveal,) = {p for _, _, p in room.held if SignedMessage.from_bytes(p).kind == "coin_reveal"}
+    m = SignedMessage.from_bytes(true_reveal)
+    room.hold = lambda to, frm, m: False
+    room.release()
+    room.queue.appendleft((1, 2, signed_as(room.genesis, 2, "coin_reveal", bytes(32), m.step, m.prev)))
+    room.run()
+    room.tick((0, 1, 2), 0, 20_000)
+    t0, t1 = room.tables[0], room.tables[1]
+    assert (t0.stopped is None, t0.over) == (t1.stopped is None, t1.over), (t0.stopped, t1.stopped)
+    assert t0.digest() == t1.digest()
+    assert all(f.seat == 2 for t in (t0, t1) for f in t.verdicts), (verdicts(t0), verdicts(t1))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_close takes the returns from the 'admit' lists of the seals it counted when the hand "
+    "closed; a seat that equivocates on its seal decides, per replica, which list was counted",
+)
+def test_a_cheater_equivocating_on_its_seal_cannot_split_the_next_hands_seating() -> None:
+    """Four seats.  Seat 3 vanishes and is voted out; it asks to come back while hand 0 is dealt
+    again, and every seat still playing admits it in its seal.  Seat 2 signs two seals for that step:
+    ``admit [3]`` to seat 0, ``admit []`` to seat 1.  Seat 0 closes the hand with seat 3 back, seat 1
+    without it; both then see both seals and name seat 2 — but hand 1 is dealt differently on each,
+    forever: in the end seat 1 abandons the match naming honest seat 0 silent, and seat 0 waits."""
+    room = make_room("durak", 4, seed=4, series_hands=4)
+    room.start()
+    t0 = room.tables[0]
+    while room.queue and (t0.attempt is None or t0.chain.step < 6):
+        room.run(limit=1)
+
+    def seal_of_2(m: SignedMessage) -> bool:
+        return m.seat == 2 and m.kind == "seal" and m.body["hand"] == 0  # type: ignore[index,call-overload]
+
+    room.hold = lambda to, frm, m: (
+        3 in (to, frm) or seal_of_2(m) or (m.kind == "catchup_response" and frm == 2)
+    )
+    room.run()
+    asked = False
+
+    def at_the_seal() -> bool:
+        att = t0.attempt
+        return asked and att is not None and att.complete and att.hand == 0 and sorted(att.seals) == [0, 1]
+
+    for now in range(0, 8_000, 250):
+        if at_the_seal():
+            break
+        for s in (0, 1, 2):
+            room.handle(s, room.tables[s].tick(now))
+        while room.queue and not at_the_seal():
+            room.run(limit=1)
+            if not asked and t0.seats_out == {3: "silent"}:
+                att = t0.attempt
+                assert att is not None
+                back = signed_as(room.genesis, 3, "return", {}, att.chain.step, att.chain.head)
+                for s in (0, 1, 2):
+                    room.deliver(s, 3, back)
+                asked = True
+    assert at_the_seal()
+    (seal,) = {p for _, _, p in room.held if seal_of_2(SignedMessage.from_bytes(p))}
+    m = SignedMessage.from_bytes(seal)
+    assert m.body["admit"] == (3,)  # type: ignore[index,call-overload]
+    twin = signed_as(room.genesis, 2, "seal", {**m.body, "admit": []}, m.step, m.prev)  # type: ignore[dict-item]
+    room.held = []
+    room.hold = lambda to, frm, m: 3 in (to, frm)
+    room.deliver(0, 2, seal)
+    room.deliver(1, 2, twin)
+    room.run()  # each now holds both seals: seat 2 is named on both
+    t1 = room.tables[1]
+    assert t0.cheaters == t1.cheaters == (2,)
+    assert t0.seats_out == t1.seats_out, (t0.seats_out, t1.seats_out)
+    assert t0.digest() == t1.digest()
