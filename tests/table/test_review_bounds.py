@@ -19,11 +19,6 @@ from p2pcards.wire import SignedMessage, authenticate, initial_head
 from tests.table.review_drivers import make_room, signed_as
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_take_return keeps, journals and relays every distinct signed 'return' (any step, any "
-    "head, from any seat, playing or not); only the last one per seat is remembered",
-)
 def test_return_requests_cannot_grow_the_journal_without_bound() -> None:
     """Seat 1 is playing (nobody voted it out) and sends 500 ``return`` requests, each bound to
     another step and head.  Every one is journalled (``Persist``) and relayed to every peer by the

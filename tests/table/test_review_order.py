@@ -86,11 +86,6 @@ def test_an_observer_reaches_one_result_from_one_set_of_seals_and_votes() -> Non
     assert votes_first.seats_out == seal_first.seats_out, (votes_first.seats_out, seal_first.seats_out)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="restore() sends every journal record through the unplaced buffer, whose byte budget "
-    "(UNPLACED_BYTES_PER_PEER) drops the oldest records of a journal larger than it",
-)
 def test_a_journal_restores_to_the_same_game_in_any_order(monkeypatch: pytest.MonkeyPatch) -> None:
     """``Table.restore`` takes "accepted messages in any order".  A two-hand series journal,
     shuffled, gives an observer a different game from the same journal in order: records held while

@@ -131,11 +131,6 @@ def test_the_game_goes_on_when_honest_votes_named_different_silent_seats() -> No
         assert t.hand_number >= 1 or t.over, f"seat {s} still waits at hand 0 for {t.waiting_for}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_voted is not rebuilt from the journal: after a restart the seat votes again at the same "
-    "step with the seats missing now, and two votes of one seat naming different seats are equivocation",
-)
 def test_a_restarted_seat_never_equivocates_with_its_own_earlier_vote() -> None:
     """After the split votes above, honest seat 0 restarts from its complete journal.  Past the timeout
     it votes again at the same step, now naming only seat 3 (seat 4's seal arrived meanwhile):
