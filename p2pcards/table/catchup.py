@@ -2,8 +2,12 @@
 
 A replica that is behind (or restarted) sends ``catchup_request {after: k}``: it holds every step of
 its log up to ``k``.  The answer is one ``catchup_response {msgs: [...]}`` of at most
-``RESPONSE_BYTES`` of step and certificate messages, the certificates first (they decide which
-attempt at a hand is played).  A request is signed and may be replayed verbatim by anyone, so answers
+``RESPONSE_BYTES`` of step and certificate messages: the votes, abandons and return requests (small:
+they decide which attempt at a hand is played), then the steps in log order, then the evidence
+against cheaters (up to 528 KiB each), each answer to a peer starting that list at another one.  What
+does not fit is skipped, not waited for, so a large item never keeps the rest from being served, and
+every answer lets the asker place some steps and ask for the next ones.  A request is signed and may
+be replayed verbatim by anyone, so answers
 are counted per peer in windows of ``INTERVAL_MS``: at most ``ANSWERS_PER_WINDOW`` answers and
 ``BYTES_PER_WINDOW`` bytes, each to a request that asks for less than the previous one did (a peer
 that got an answer and moved on); a replayed request is answered once per window.
@@ -37,6 +41,13 @@ class Catchup:
     def __init__(self) -> None:
         self._windows: dict[int | None, _Window] = {}
         self._asked: dict[int | None, int] = {}
+        self._turns: dict[int | None, int] = {}
+
+    def turn(self, peer: int | None) -> int:
+        """How many answers ``peer`` had from us: where its next answer starts the list of evidence."""
+        count = self._turns.get(peer, 0)
+        self._turns[peer] = count + 1
+        return count
 
     def may_answer(self, peer: int | None, now: int, after: int) -> bool:
         w = self._windows.get(peer)
@@ -59,13 +70,25 @@ class Catchup:
         return True
 
 
+LARGEST_ITEM: Final = 528 * 1024
+"""The largest message a history holds (an evidence message: two shuffles)."""
+
+
 def batch(history: Iterable[bytes]) -> tuple[list[bytes], int]:
-    """As much of ``history`` as one answer carries (in order), and its size."""
+    """What of ``history`` one answer carries, in order, skipping what no longer fits; and its size."""
     chosen: list[bytes] = []
     size = 0
     for raw in history:
         if size + len(raw) + 8 > RESPONSE_BYTES:
-            break
+            if RESPONSE_BYTES - size < 64:
+                break
+            continue
         chosen.append(raw)
         size += len(raw) + 8
     return chosen, size
+
+
+def complete(size: int) -> bool:
+    """Whether an answer of ``size`` bytes held everything its sender had: one that left room for the
+    largest item skipped nothing.  A fuller one may have been cut, and the asker asks again."""
+    return size + LARGEST_ITEM + 8 <= RESPONSE_BYTES

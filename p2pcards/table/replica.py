@@ -41,6 +41,7 @@ from p2pcards.table.dealers import DealerFactory, mental_factory, seeded_factory
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.seating import CHEAT, RETURN, SILENT, Change, start_head
 from p2pcards.table.secrets import MASTER, MASTER_SIZE, SeatSecrets
+from p2pcards.table.seen import Seen
 from p2pcards.table.setup import Setup
 from p2pcards.table.unplaced import Unplaced
 from p2pcards.wire import (
@@ -71,6 +72,9 @@ RETRY_MS = 1_000
 UNPLACED_BYTES_PER_PEER = 1 << 20
 """Signed messages that fit no step we know yet (a peer ahead of us) kept per sending peer, in bytes."""
 
+
+SEEN_BYTES = 4 << 20
+"""Payloads whose signature check is remembered though they were not accepted (see ``seen``)."""
 
 CATCHUP_GRACE_MS = 3 * RETRY_MS
 """After a restart, how long a seat waits for its peers' catch-up before it signs anything new."""
@@ -172,6 +176,7 @@ class Table:
         """Per convicted seat, the payloads that prove it (a pair, or the evidence message)."""
         self._cheaters: dict[int, out.Fault] = {}
         self._unplaced = Unplaced(UNPLACED_BYTES_PER_PEER)
+        self._seen = Seen(SEEN_BYTES)
         self._catchup = catchup.Catchup()
         # ---- the derivation
         self._setup = Setup(genesis, Chain(self.game_id, self._keys))
@@ -203,6 +208,8 @@ class Table:
         self._restoring = False
         self._ticked = False
         self._catchup_until: int | None = None
+        self._catchup_from: set[int] = set()
+        """Peers whose full answer a restored seat still waits for (only looked up, never iterated)."""
         self._inbox: deque[tuple[int | None, bytes | SignedMessage, int]] = deque()
         """What is still to be looked at: (peer, payload or authenticated message, depth)."""
         self._ended: tuple[Match, frozenset[Change]] | None = None
@@ -247,6 +254,7 @@ class Table:
         self._out = [o for o in self._out if not isinstance(o, (out.Send, out.Persist))]
         if self.seat is not None:
             self._catchup_until = self._now + CATCHUP_GRACE_MS
+            self._catchup_from = {s for s in range(self.n) if s != self.seat and s not in self._cheaters}
             self._resend_open()
             self._out.append(out.Send(self._catchup_request()))
         self._settle()
@@ -445,7 +453,10 @@ class Table:
             fingerprint = hashlib.sha256(item).digest()
             if fingerprint in self._accepted:
                 return
-            verdict = authenticate(item, game_id=self.game_id, keys=self._keys)
+            verdict = self._seen.verdict(fingerprint)
+            if verdict is None:
+                verdict = authenticate(item, game_id=self.game_id, keys=self._keys)
+                self._seen.remember(fingerprint, verdict, len(item))
             if isinstance(verdict, Rejected):
                 self._reject(peer, str(verdict.reason), verdict.detail)
                 return
@@ -456,7 +467,7 @@ class Table:
                 self._reject(peer, "nested", f"a {kind} inside a catch-up answer")
             elif kind == "catchup_request":
                 self._serve_catchup(peer, msg)
-            else:
+            elif self._seen.first_answer(hashlib.sha256(msg.data).digest()):
                 self._take_catchup(peer, msg)
             return
         if kind in CERTIFICATE_KINDS:
@@ -706,6 +717,7 @@ class Table:
             return
         self._keep(msg, own=msg.seat == self.seat)
         self._convict(accused, ev, relay=False)
+        self._evidence[accused] = (msg.data,)  # served as it came: it convicts whoever gets it
 
     def _equivocation(self, ev: Equivocation) -> None:
         if ev.seat in self._cheaters:
@@ -767,17 +779,15 @@ class Table:
         to = peer if peer is not None else msg.seat
         if not self._catchup.may_answer(to, self._now, after):
             return
-        batch, size = catchup.batch(self._history_after(after))
+        batch, size = catchup.batch(self._history_after(after, self._catchup.turn(to)))
         self._catchup.answered(to, size)
         # Sent even empty: it tells a seat that restarted that it has everything we hold.
         response = self._signed("catchup_response", {"msgs": batch}, step=0, prev=initial_head(self.game_id))
         self._out.append(out.Send(response, to=to))
 
-    def _history_after(self, after: int) -> Iterable[bytes]:
-        """What a peer that holds every step up to ``after`` needs, in the order it can use it:
-        the certificates first (they decide which attempt is played), then the steps."""
-        for payloads in self._evidence.values():
-            yield from payloads
+    def _history_after(self, after: int, turn: int) -> Iterable[bytes]:
+        """What a peer that holds every step up to ``after`` needs (see ``catchup``): the small
+        certificates, the steps in log order, then the evidence, starting at the ``turn``-th."""
         for key in sorted(self._votes):
             for _, vote in sorted(self._votes[key].items()):
                 yield vote.data
@@ -794,6 +804,9 @@ class Table:
                 yield from (p for p in final.payloads)
         for att in self._path:
             yield from (m.data for m in att.messages() if m.step > after)
+        proofs = [self._evidence[seat] for seat in sorted(self._evidence)]
+        for i in range(len(proofs)):
+            yield from proofs[(turn + i) % len(proofs)]
 
     def _take_catchup(self, peer: int | None, msg: SignedMessage) -> None:
         try:
@@ -803,7 +816,15 @@ class Table:
             return
         for raw in payloads:
             self._inbox.append((peer, raw, 1))
-        if self._catchup_until is not None:
+        if self._catchup_until is None:
+            return
+        # A restored seat signs nothing new until every peer told it all it holds (or the grace ran
+        # out): one peer's answer, empty or short, may lack what this seat said before it died.
+        if catchup.complete(len(msg.data)):
+            self._catchup_from.discard(msg.seat)
+        elif self._catchup.may_ask(msg.seat, self._now):
+            self._out.append(out.Send(self._catchup_request(), to=peer if peer is not None else msg.seat))
+        if not self._catchup_from:
             self._catchup_until = None
 
     # ================================================================ making our messages

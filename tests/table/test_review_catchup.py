@@ -13,16 +13,7 @@ from tests.table.review_drivers import make_room, signed_as, verdicts
     "padding",
     [
         pytest.param(1024, id="small-evidence"),
-        pytest.param(
-            250 * 1024,
-            id="large-evidence",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="_history_after puts every evidence ever held first in every answer, and "
-                "catchup.batch cuts an answer at RESPONSE_BYTES without skipping: two 513 KiB "
-                "evidences fill every answer, so no step is ever served",
-            ),
-        ),
+        pytest.param(250 * 1024, id="large-evidence"),
     ],
 )
 def test_a_restarted_seat_catches_up_after_two_cheaters_were_named(padding: int) -> None:
@@ -73,11 +64,6 @@ def test_a_restarted_seat_catches_up_after_two_cheaters_were_named(padding: int)
         assert sorted(verdicts(t)) == [(2, "equivocation"), (3, "equivocation")], verdicts(t)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_take_catchup ends the catch-up wait (_catchup_until) on the first answer from anyone, even "
-    "an empty one; the restored seat then signs again at a step it already spoke at",
-)
 def test_one_peers_empty_answer_does_not_make_a_restored_seat_sign_again() -> None:
     """Seat 1 moves at step X, then its laptop is restored from a copy of its journal taken just before
     (issue 11: "a seat whose journal is restored from an older copy").  It asks every peer to catch it
