@@ -564,7 +564,13 @@ class Table:
     # ---- the setup steps: genesis and the first-dealer coin
 
     def _take_setup(self, peer: int | None, msg: SignedMessage) -> None:
-        outcome = self._setup.chain.offer(msg, authenticated=True)
+        chain = self._setup.chain
+        if msg.step == chain.step and msg.prev == chain.head and msg.seat in chain.awaited:
+            problem = self._setup.problem(msg)
+            if problem:
+                self._setup_cheat(msg, problem)
+                return
+        outcome = chain.offer(msg, authenticated=True)
         if isinstance(outcome, Rejected):
             if outcome.reason == "future step" or outcome.reason == "not awaited":
                 self._hold(peer, msg)
@@ -601,6 +607,17 @@ class Table:
                 self.match = self.rules.new_match(self._setup.first_dealer)
                 b = self._setup.chain
                 self._boundary = _Boundary(0, b.head, b.step, self.match, frozenset(), {})
+
+    def _setup_cheat(self, msg: SignedMessage, problem: str) -> None:
+        """A wrong setup message, signed: its seat is a cheater, and the message, kept and relayed,
+        proves it to every replica (see ``setup``)."""
+        if msg.seat in self._cheaters:
+            return
+        self._keep(msg, own=msg.seat == self.seat)
+        fault = out.Fault(msg.seat, msg.step, "bad-message", problem, (msg.data,), hand=-1, seats=(msg.seat,))
+        self._cheaters[msg.seat] = fault
+        self._evidence[msg.seat] = (msg.data,)
+        self._record(("cheat", msg.seat), fault)
 
     # ---- certificates
 

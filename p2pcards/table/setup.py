@@ -5,8 +5,11 @@ first dealer (every seat commits to a secret, then reveals it).
     step 1  coin_commit   every seat   coin_commitment(ctx(hand 0, seat, step 1), ρ)
     step 2  coin_reveal   every seat   ρ
 
-A fault here (a seat that signs another genesis, a reveal that does not match its commitment) stops
-the game before it starts: there is nothing yet to go on with.
+Each message is checked as it arrives at the open step (``problem``).  A seat that signs a wrong one
+(another genesis, a commitment that is not 32 bytes, a reveal that does not match its commitment) is a
+cheater at once, on the message it signed: that message is kept and relayed as the proof, so every
+replica names it whichever of its messages it saw first, and the step goes on waiting for the right
+one.  Once the coin is known the cheater is dealt out of the first hand like any cheater.
 """
 
 from __future__ import annotations
@@ -51,6 +54,22 @@ class Setup:
         if step == 1:
             return "coin_commit", deal.coin_commitment(self.ctx(seat), coin_secret)
         return "coin_reveal", coin_secret
+
+    def problem(self, msg: SignedMessage) -> str:
+        """Why ``msg``, for the open setup step, is wrong ("" if it is right)."""
+        step = self.chain.step
+        if msg.kind != KINDS[step]:
+            return f"sent {msg.kind!r} where {KINDS[step]!r} was due"
+        if step == 0:
+            return "" if msg.body == self.genesis.encode() else "signed another genesis"
+        try:
+            if step == 1:
+                bodies.bytes32(msg.body, "a coin commitment")
+            else:
+                deal.verify_coin_reveal(self.ctx(msg.seat), self._commits[msg.seat], msg.body)
+        except (bodies.BodyError, deal.DealError) as exc:
+            return str(exc)
+        return ""
 
     def apply(self, step: int, msgs: Sequence[SignedMessage]) -> None:
         """Check a sealed setup step (raises ``Foul``); after the last one, ``first_dealer`` is known."""

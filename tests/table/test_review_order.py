@@ -106,11 +106,6 @@ def test_a_journal_restores_to_the_same_game_in_any_order(monkeypatch: pytest.Mo
     assert (len(again.hands_played), again.digest()) == (len(in_order.hands_played), in_order.digest())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_take_setup stops the game on a bad coin reveal (Foul -> _stop) but only convicts on an "
-    "equivocation, and _derive does nothing once stopped: which of the two a replica saw first decides",
-)
 def test_a_cheat_in_the_setup_ends_alike_on_every_honest_replica() -> None:
     """Seat 2 signs two coin reveals for step 2: the true one goes to seat 0, a false one to seat 1.
     Seat 1 checks the false one first: "the game stopped" (bad coin reveal).  Seat 0 gets the false one
