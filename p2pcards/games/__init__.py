@@ -24,7 +24,10 @@ from p2pcards.games.base import (
     OptionError,
     Reveal,
     Rules,
+    SeatStanding,
+    Standings,
     View,
+    is_action,
 )
 
 GAMES: tuple[str, ...] = ("durak", "spades", "azi")
@@ -32,7 +35,7 @@ GAMES: tuple[str, ...] = ("durak", "spades", "azi")
 __all__ = [
     "CHANCE", "GAMES", "TERMINAL", "UNKNOWN", "Action", "ActionError", "AuditResult", "Deal",
     "Disclose", "FulfilError", "GameError", "HandRecord", "HandState", "IllegalAction", "Match",
-    "Need", "OptionError", "Reveal", "Rules", "View", "load",
+    "Need", "OptionError", "Reveal", "Rules", "SeatStanding", "Standings", "View", "is_action", "load",
 ]
 
 
