@@ -224,11 +224,13 @@ class SimNetwork:
             if p.up:
                 self._carry_out(p, self._call(p, partial(p.table.receive, frm, payload)))
 
-    def _on_act(self, seat: int, step: int) -> None:
+    def _on_act(self, seat: int, step: int, head: bytes) -> None:
         p = self.peers[seat]
         t = p.table
-        if not p.up or p.gone or t.state is None or t.stopped is not None or t.over or t.chain.step != step:
+        if not p.up or p.gone or t.state is None or t.stopped is not None or t.over:
             return
+        if (t.chain.step, t.chain.head) != (step, head):
+            return  # scheduled for a step of an attempt since voided: the same number, another head
         view = t.state.view(seat)
         text = None
         if isinstance(t, ByzantineTable):
@@ -337,7 +339,8 @@ class SimNetwork:
             elif isinstance(o, out.Send):
                 self._send(p, o)
             elif isinstance(o, out.YourTurn):
-                self._at(self.now + 1 + self.rng.below(20), "act", p.seat, p.table.chain.step)
+                chain = p.table.chain
+                self._at(self.now + 1 + self.rng.below(20), "act", p.seat, chain.step, chain.head)
             elif isinstance(
                 o,
                 (

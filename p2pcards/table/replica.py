@@ -100,6 +100,13 @@ class _Final:
     hand: int
     attempt: Attempt
     payloads: list[bytes]
+    seal_votes: dict[int, SignedMessage]
+    """The votes at its seal step: they may still come after it is final, and decide which seats the
+    next hand is dealt without, until that hand is final too."""
+
+    def messages(self) -> list[bytes]:
+        """What a peer needs to reach this hand as we did."""
+        return self.payloads + [v.data for _, v in sorted(self.seal_votes.items())]
 
 
 @dataclass
@@ -636,7 +643,7 @@ class Table:
         except bodies.BodyError as exc:
             self._reject(peer, reason, str(exc))
             return
-        att = self._attempt_with_step(msg.step, msg.prev)
+        att = self._last_seal(msg.step, msg.prev) or self._attempt_with_step(msg.step, msg.prev)
         if att is None:
             if self._is_past(msg) or self.over:
                 self._reject(peer, reason, f"{msg.kind} for step {msg.step} of a hand that is final")
@@ -647,6 +654,14 @@ class Table:
             self._take_vote(peer, msg, att, silent)
         else:
             self._take_abandon(peer, msg, att, silent)
+
+    def _last_seal(self, step: int, prev: bytes) -> Attempt | None:
+        """The last final hand's attempt, if (``step``, ``prev``) is its seal step and the next hand is
+        still to be decided by it."""
+        if not self._finals or self.over:
+            return None
+        att = self._finals[-1].attempt
+        return att if (step, prev) == (att.seal_step, att.seal_prev) else None
 
     def _attempt_with_step(self, step: int, prev: bytes) -> Attempt | None:
         """The live attempt of the hand being played that has a step ``step`` after head ``prev``."""
@@ -688,6 +703,15 @@ class Table:
             return
         if not set(silent) <= set(att.awaited_at(msg.step)):
             self._reject(peer, "bad abandon", f"seat {silent[0]} was not awaited at step {msg.step}")
+            return
+        if silent == (self.seat,) and att.holds(msg.step, silent[0]):
+            # Our own message for that step is here: the other player did not wait for it, or lies.
+            # With two players nobody can settle which; we do not take it against ourselves.
+            self._reject(peer, "bad abandon", f"seat {self.seat}'s message for step {msg.step} is held here")
+            told = ("contradicted", msg.step, msg.prev, (msg.seat,))
+            if told not in self._announced:
+                self._announced.add(told)
+                self._out.append(out.VotesContradicted(msg.step, (msg.seat,), silent))
             return
         key = (msg.step, msg.prev)
         if key in self._abandons:
@@ -818,7 +842,7 @@ class Table:
                     yield from (m.data for m in s.messages)
         for final in self._finals:
             if final.attempt.seal_step > after:
-                yield from (p for p in final.payloads)
+                yield from final.messages()
         for att in self._path:
             yield from (m.data for m in att.messages() if m.step > after)
         proofs = [self._evidence[seat] for seat in sorted(self._evidence)]
@@ -936,6 +960,7 @@ class Table:
             b = self._boundary
             if b is None or self.stopped is not None or (self.over and self._seating_end is None):
                 break
+            self._recarry(b)
             att = self._canonical(b)
             if self._ended is not None:
                 if self._seating_end != self._ended[1]:
@@ -969,7 +994,24 @@ class Table:
                 break
             if att.complete and att.sealed(self._excused(att)):
                 self._set_current(att)
+                ended = self._abandon_at_seal(att)
                 self._close(att)
+                if ended is not None and not self.over:
+                    silent = tuple(s for s in att.active if s != ended.seat)
+                    self._record(
+                        ("abandon", silent),
+                        out.Fault(
+                            silent[0],
+                            ended.step,
+                            "silent",
+                            f"did not seal hand {att.hand + 1}; the other player ended the match there",
+                            (ended.data,),
+                            hand=att.hand,
+                            seats=silent,
+                        ),
+                    )
+                    self._end(abandoned=True)
+                    break
                 continue
             self._set_current(att)
             break
@@ -979,6 +1021,18 @@ class Table:
                 self._open(*key, tuple(sorted(self._setup.chain.missing)))
         if contribute:
             self._make_contributions()
+
+    def _recarry(self, b: _Boundary) -> None:
+        """What the last final hand carries into ``b`` (seats voted out at its seal, returns admitted),
+        from the votes and verdicts held now: until ``b`` is final, a vote at that seal may still come,
+        and every replica that holds it must deal ``b`` alike."""
+        if not self._finals:
+            return
+        last = self._finals[-1].attempt
+        carried = self._carried(last, self._silent_at_seal(last))
+        if carried != b.carried:
+            b.carried = carried
+            self._candidate_basis = None
 
     def _canonical(self, b: _Boundary) -> Attempt | None:
         """The attempt at hand ``b.hand`` that the held messages decide: start from the changes the
@@ -1048,15 +1102,15 @@ class Table:
         try:
             for change in sorted(changes):
                 for seat in change.seats:
-                    match = _with_seat(match, seat) if change.kind == RETURN else _without(match, seat)
+                    match = match.with_seat(seat) if change.kind == RETURN else match.without(seat)
         except GameError as exc:
             self._stop(out.Fault(-1, b.step, "bad-message", f"the seating cannot change: {exc}", hand=b.hand))
             return None
         if match.over:
             self._ended = (match, changes)  # fewer than two can play on: the match ends here
             return None
-        seated = _seated(match, self.n)
-        dummies = _dummies(match)
+        seated = match.seated
+        dummies = match.dummies
         holders = tuple(s for s in seated if s not in dummies)
         assert self._dealer_factory is not None
         att = Attempt(
@@ -1090,13 +1144,13 @@ class Table:
         self._end(abandoned=False)
 
     def _internal_verdict(self, att: Attempt) -> Change | None:
-        """The earliest verdict inside ``att``: seats voted silent at one of its steps (every other seat
-        playing voted the same seats), or a check that failed."""
+        """The earliest verdict inside ``att``: seats voted silent at one of its steps (see ``votes``),
+        or a check that failed."""
         best: tuple[int, int, Change] | None = None
         for (step, prev), votes in self._votes.items():
             if att.head_before(step) != prev or (att.complete and step == att.seal_step):
                 continue
-            silent = self._unanimous(att, step, votes)
+            silent = self._decided(att, step, votes)
             if silent is not None:
                 candidate = (step, 0, Change(SILENT, silent, step, prev))
                 if (
@@ -1112,29 +1166,42 @@ class Table:
                 best = candidate
         return None if best is None else best[2]
 
-    def _unanimous(
-        self, att: Attempt, step: int, votes: Mapping[int, SignedMessage]
+    def _decided(
+        self, att: Attempt, step: int, votes: Mapping[int, SignedMessage] | None
     ) -> tuple[int, ...] | None:
-        """The seats every other seat playing ``att`` voted silent at ``step``, if they all agree."""
-        for silent, voters in votes_mod.unanimous(att, votes, self.n):
-            if self.seat in silent and self._contradicted(att, step, silent, voters):
-                continue
-            return silent
-        return None
+        """The seats the votes at ``step`` of ``att`` decide are silent (see ``votes``).
 
-    def _contradicted(self, att: Attempt, step: int, silent: tuple[int, ...], voters: list[int]) -> bool:
-        """Seen from a seat voted silent: do voters' own later messages in this attempt show they had
-        our message for that step?  Then the vote is not taken here, and it is reported."""
-        if self.seat is None or not att.holds(step, self.seat):
-            return False
-        later = votes_mod.had_it(att, step, voters)
-        if not later:
-            return False
-        key = ("contradicted", step, tuple(later))
+        No replica takes a verdict that its own seat was silent at a step it holds its own message
+        for, unless the voters went on without it (a voter's message follows the head the verdict
+        leads to): voters who lie cannot make it deal itself out, and voters who did not get its
+        message in time, and played on without it, are followed.  It is told either way."""
+        if not votes:
+            return None
+        decided = votes_mod.decision(att, step, votes, self.n)
+        if decided is None:
+            return None
+        silent, voters = decided
+        if self.seat is None or self.seat not in silent or not att.holds(step, self.seat):
+            return silent
+        if self._went_on(att, step, silent, voters):
+            return silent
+        key = ("contradicted", step, att.head_before(step), voters)
         if key not in self._announced:
             self._announced.add(key)
-            self._out.append(out.VotesContradicted(step, tuple(later), silent))
-        return True
+            self._out.append(out.VotesContradicted(step, voters, silent))
+        return None
+
+    def _went_on(self, att: Attempt, step: int, silent: tuple[int, ...], voters: tuple[int, ...]) -> bool:
+        """Whether one of ``voters`` signed a message after the head that ``silent`` being out at
+        ``step`` leads to: the first head of the next attempt, or of the next hand at the seal."""
+        if att.complete and step == att.seal_step:
+            head = start_head(seal_head(att.seal_prev), self._carried(att, silent))
+        else:
+            b, prev = self._boundary, att.head_before(step)
+            assert b is not None and prev is not None
+            head = start_head(b.head, att.changes | {Change(SILENT, silent, step, prev)})
+        signers = self._unplaced.senders(head) | {m.seat for m in self._by_prev.get(head, ())}
+        return any(v in signers for v in voters)
 
     def _abandoned(self, att: Attempt) -> SignedMessage | None:
         """The signed end of the match by the last of two players, if it is about ``att``."""
@@ -1146,14 +1213,40 @@ class Table:
         return None
 
     def _excused(self, att: Attempt) -> set[int]:
-        """Seats whose seal ``att`` does not wait for: cheaters, and seats voted silent at the seal."""
-        excused = set(self._cheaters)
-        votes = self._votes.get((att.seal_step, att.seal_prev))
-        if votes:
-            silent = self._unanimous(att, att.seal_step, votes)
-            if silent is not None:
-                excused |= set(silent)
+        """Seats whose seal ``att`` does not wait for: cheaters, seats voted silent at the seal, and the
+        other player when the last of two ended the match there."""
+        excused = set(self._cheaters) | set(self._silent_at_seal(att))
+        ended = self._abandon_at_seal(att)
+        if ended is not None:
+            excused |= {s for s in att.active if s != ended.seat}
         return excused
+
+    def _silent_at_seal(self, att: Attempt) -> tuple[int, ...]:
+        return self._decided(att, att.seal_step, self._votes.get((att.seal_step, att.seal_prev))) or ()
+
+    def _abandon_at_seal(self, att: Attempt) -> SignedMessage | None:
+        ended = self._abandons.get((att.seal_step, att.seal_prev))
+        return ended if ended is not None and ended.seat in att.active else None
+
+    def _carried(self, att: Attempt, silent: tuple[int, ...]) -> frozenset[Change]:
+        """What a sealed ``att`` carries into the next hand with ``silent`` voted out at its seal: those
+        seats out, seats whose seal was wrong out, and the seats every counted seal admitted back."""
+        carried: set[Change] = {Change(CHEAT, (seat,)) for seat in att.bad_seals}
+        if silent:
+            carried.add(Change(SILENT, silent, att.seal_step, att.seal_prev))
+        # A cheater's seal is not counted, so a seat that signs two seals cannot choose, replica by
+        # replica, whose return the hand admits.
+        excused = set(self._cheaters) | set(silent)
+        counted = [
+            bodies.seal_body(att.seals[s].body, self.n)
+            for s in att.required_sealers(excused)
+            if s in att.seals
+        ]
+        if counted:
+            for seat in sorted(set.intersection(*(set(c.admit) for c in counted))):
+                if seat not in self._cheaters:
+                    carried.add(Change(RETURN, (seat,)))
+        return frozenset(carried)
 
     def _set_current(self, att: Attempt) -> None:
         previous = self.attempt
@@ -1230,45 +1323,32 @@ class Table:
         """``att`` is sealed: its hand is final.  Open the next hand with what it carries."""
         b = self._boundary
         assert b is not None
-        self._finals.append(_Final(b.hand, att, self._justification(att)))
+        seal_key = (att.seal_step, att.seal_prev)
+        seal_votes = self._votes.setdefault(seal_key, {})
+        self._finals.append(_Final(b.hand, att, self._justification(att), seal_votes))
         assert att.audit is not None
         self.hands_played.append((att.state, att.audit))
         self._out.append(out.Sealed(b.hand, tuple(sorted(att.seals))))
-        carried: set[Change] = set()
-        excused = self._excused(att)
-        votes = self._votes.get((att.seal_step, att.seal_prev))
-        if votes:
-            silent = self._unanimous(att, att.seal_step, votes)
-            if silent is not None:
-                carried.add(Change(SILENT, silent, att.seal_step, att.seal_prev))
         for seat in sorted(att.bad_seals):
             msg, problem = att.bad_seals[seat]
-            carried.add(Change(CHEAT, (seat,)))
             fault = out.Fault(
                 seat, att.seal_step, "bad-message", problem, (msg.data,), hand=b.hand, seats=(seat,)
             )
             self._cheaters.setdefault(seat, fault)
             self._record(("cheat", seat), fault)
-        counted = [
-            bodies.seal_body(att.seals[s].body, self.n)
-            for s in att.required_sealers(excused)
-            if s in att.seals
-        ]
-        if counted:
-            for seat in sorted(set.intersection(*(set(c.admit) for c in counted))):
-                if seat not in self._cheaters:
-                    carried.add(Change(RETURN, (seat,)))
+        carried = self._carried(att, self._silent_at_seal(att))
         out_seats = self._out_seats()
         settled = att.settled
         assert settled is not None
         self.match = settled
         self._boundary = _Boundary(
-            b.hand + 1, seal_head(att.seal_prev), att.seal_step + 1, settled, frozenset(carried), out_seats
+            b.hand + 1, seal_head(att.seal_prev), att.seal_step + 1, settled, carried, out_seats
         )
         # Messages of this hand are kept by (step, head, seat) to catch late equivocation; the index
-        # that feeds attempts, and the votes about this hand's steps, are done with.
+        # that feeds attempts and the votes about this hand's steps are done with, but for the votes at
+        # its seal: they may still come, and decide who is dealt the next hand (``_recarry``).
         self._by_prev = {}
-        self._votes = {}
+        self._votes = {seal_key: seal_votes}
         self._abandons = {}
         self._attempts = {}
         self._candidate_basis = None
@@ -1279,12 +1359,14 @@ class Table:
 
     def _justification(self, att: Attempt) -> list[bytes]:
         """Every message a peer needs to reach ``att`` as we did: the attempts the verdicts led through,
-        the votes behind those verdicts and behind the seal, then ``att`` itself."""
+        the votes behind those verdicts, then ``att`` itself (the votes at its seal: ``_Final``)."""
         payloads: list[bytes] = []
         keys = {(c.step, c.prev) for a in self._path for c in a.changes if c.kind == SILENT}
-        keys.add((att.seal_step, att.seal_prev))
         for key in sorted(keys):
             payloads += [v.data for _, v in sorted(self._votes.get(key, {}).items())]
+        ended = self._abandon_at_seal(att)
+        if ended is not None:
+            payloads.append(ended.data)
         for earlier in self._path:
             payloads += [m.data for m in earlier.messages()]
         return payloads
@@ -1292,6 +1374,8 @@ class Table:
     def _end(self, *, abandoned: bool) -> None:
         self.over = True
         self.abandoned = abandoned
+        if abandoned and self.match is not None and not self.match.over:
+            self.match = self.match.abandon()
         match = self.match
         summary = "" if match is None else match.summary()
         self._out.append(out.MatchOver(summary, abandoned))
@@ -1432,35 +1516,8 @@ class Table:
         return produced
 
 
-# ---------------------------------------------------------------------- the games' seating API
-
-
-def _seated(match: Match, n: int) -> tuple[int, ...]:
-    seated = getattr(match, "seated", None)
-    return tuple(range(n)) if seated is None else tuple(seated)
-
-
-def _dummies(match: Match) -> tuple[int, ...]:
-    return tuple(getattr(match, "dummies", ()))
-
-
-def _without(match: Match, seat: int) -> Match:
-    without = getattr(match, "without", None)
-    if without is None:
-        raise GameError(f"{match.rules.name} cannot go on without a seat")
-    result: Match = without(seat)
-    return result
-
-
-def _with_seat(match: Match, seat: int) -> Match:
-    back = getattr(match, "with_seat", None)
-    if back is None:
-        raise GameError(f"{match.rules.name} cannot take a seat back")
-    result: Match = back(seat)
-    return result
-
-
 def _dummy_policy(game: str) -> DummyPolicy | None:
+    """The game's policy for open dummies (Spades), if it has one."""
     try:
         from importlib import import_module
 

@@ -76,6 +76,10 @@ class Unplaced:
         """Whether some held message follows ``head``."""
         return head in self._by_prev
 
+    def senders(self, head: bytes) -> set[int]:
+        """The seats that signed some held message following ``head``."""
+        return {msg.seat for _, msg in self._by_prev.get(head, {}).values()}
+
     def bytes_of(self, peer: Peer) -> int:
         return self._bytes.get(peer, 0)
 

@@ -1,9 +1,13 @@
 """Votes that seats are silent, and when they decide.
 
-A seat that has waited past the timeout at the open step votes the missing seats silent
-(``void_vote {silent: [...]}`` after that step's head).  Votes decide only when unanimous: every
-other seat still playing voted the same seats, and those are fewer than half of the players, so
-two halves of a split table can never both go on without the other.
+A seat that has waited past the timeout at the open step votes the seats it misses silent
+(``void_vote {silent: [...]}`` after that step's head).  Seats that waited different lengths of time
+may miss different seats (one seat's message reached some of them in time), so votes need not name
+the same seats.  What decides is who voted: the votes at a step decide that the seats ``T`` that did
+not vote are silent when every voter named all of ``T`` and ``T`` is fewer than half of the players.
+So two halves of a split table can never both go on without the other, a seat that votes shows it is
+there, and a late message never leaves the votes short of a decision: every seat that voted named
+the seats that are silent still.
 """
 
 from __future__ import annotations
@@ -36,19 +40,20 @@ def named(vote: SignedMessage, n: int) -> tuple[int, ...] | None:
         return None
 
 
-def unanimous(
-    att: Attempt, votes: Mapping[int, SignedMessage], n: int
-) -> list[tuple[tuple[int, ...], list[int]]]:
-    """Every set of seats that all the other seats playing ``att`` voted silent (with those voters)."""
-    found = []
-    for silent in sorted({s for v in votes.values() if (s := named(v, n)) is not None}):
-        voters = [s for s in att.active if s not in silent]
-        if voters and all((v := votes.get(s)) is not None and named(v, n) == silent for s in voters):
-            found.append((silent, voters))
-    return found
+def decision(
+    att: Attempt, step: int, votes: Mapping[int, SignedMessage], n: int
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The seats the votes at ``step`` of ``att`` decide are silent, with the voters; None if they do
+    not decide (see the module's docstring)."""
+    active = att.active
+    voters = tuple(s for s in active if s in votes)
+    silent = tuple(s for s in active if s not in votes)
+    if not voters or not silent or 2 * len(silent) >= len(active):
+        return None
+    # Each vote named only seats awaited at the step (``vote_problem``), so all of T were awaited.
+    for seat in voters:
+        named_by = named(votes[seat], n)
+        if named_by is None or not set(silent) <= set(named_by):
+            return None
+    return silent, voters
 
-
-def had_it(att: Attempt, step: int, voters: list[int]) -> list[int]:
-    """The voters whose own later messages in ``att`` show they received what was due at ``step``."""
-    later = {m.seat for m in att.messages() if m.step > step}
-    return [v for v in voters if v in later]

@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from p2pcards.harness.run import run_game
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="SimNetwork._on_act checks only the step number of a scheduled move; after a verdict the "
-    "hand is dealt again from the same step numbers, so a stale move event picks from a seat that is "
-    "not to act (no legal actions) and Rng.choice raises",
-)
 def test_the_harness_judges_an_equivocation_in_seeded_spades() -> None:
     """``p2pcards harness spades --seed 0 --byzantine 1:equivocate --dealer seeded`` stops with
     "error: below() needs a positive bound" instead of a report: seat 2's move was scheduled at

@@ -45,11 +45,6 @@ def _votes_race_the_last_seal() -> tuple[GateRoom, dict[int, dict[int, bytes]], 
     return room, votes, seal
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_close carries a 'silent' change from the votes held at the seal step when the last seal "
-    "comes; a replica that got every seal first closes without it and then refuses the votes as final",
-)
 def test_replicas_holding_the_same_seals_and_votes_deal_the_next_hand_alike() -> None:
     """Seat 0 receives the two votes, then seat 3's seal; seat 1 receives seat 3's seal, then the two
     votes.  Both now hold the same four seals and the same three votes, yet seat 0 deals hand 2
@@ -68,11 +63,6 @@ def test_replicas_holding_the_same_seals_and_votes_deal_the_next_hand_alike() ->
     assert t0.digest() == t1.digest()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the same race seen by p2pcards verify: an observer's result depends on whether the last "
-    "seal or the votes came first (_close / _take_certificate)",
-)
 def test_an_observer_reaches_one_result_from_one_set_of_seals_and_votes() -> None:
     """The messages of the race above, given to two observers: one sees the votes before seat 3's
     last seal, the other sees the seal first.  Same set of messages, two different next hands."""
@@ -132,11 +122,6 @@ def test_a_cheat_in_the_setup_ends_alike_on_every_honest_replica() -> None:
     assert all(f.seat == 2 for t in (t0, t1) for f in t.verdicts), (verdicts(t0), verdicts(t1))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_close takes the returns from the 'admit' lists of the seals it counted when the hand "
-    "closed; a seat that equivocates on its seal decides, per replica, which list was counted",
-)
 def test_a_cheater_equivocating_on_its_seal_cannot_split_the_next_hands_seating() -> None:
     """Four seats.  Seat 3 vanishes and is voted out; it asks to come back while hand 0 is dealt
     again, and every seat still playing admits it in its seal.  Seat 2 signs two seals for that step:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import contextlib
 
-import pytest
-
 from p2pcards.games import ActionError
 from p2pcards.table import outputs as out
 from p2pcards.wire import SignedMessage
@@ -31,11 +29,6 @@ def _play_first(room: GateRoom, turns: list[tuple[int, out.YourTurn]]) -> int:
     return seat
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="votes for a past step of the attempt are taken (vote_problem accepts any step whose "
-    "contributors include the named seat) and _contradicted only looks at the voters' later messages",
-)
 def test_no_replica_records_its_own_seat_silent_at_a_step_it_played() -> None:
     """Seats 1 and 2 collude against seat 0 in a 3-seat Durak hand.  Seat 0 moves at step X; seat 1
     is awaited next and never moves.  Instead 1 and 2 vote that seat 0 was silent at step X — the
@@ -63,11 +56,6 @@ def test_no_replica_records_its_own_seat_silent_at_a_step_it_played() -> None:
     assert all(f.seat != 0 for f in t0.verdicts), verdicts(t0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="at the seal step _excused takes unanimous votes naming this replica's own seat although "
-    "it holds its own seal (_contradicted finds no later message of the voters)",
-)
 def test_no_replica_records_its_own_seat_silent_at_a_seal_it_signed() -> None:
     """Seat 0 signs the seal of hand 0; seats 1 and 2 hold their seals back, vote that seat 0 was
     silent at the seal step, then seal.  Seat 0's replica reports the hand sealed *by seat 0* and, in
@@ -115,11 +103,6 @@ def _split_votes_at_the_seal() -> GateRoom:
     return room
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a seat votes once per step (_voted) with the seats missing when it voted; votes decide "
-    "only when they name the same set (votes.unanimous), so split votes never decide",
-)
 def test_the_game_goes_on_when_honest_votes_named_different_silent_seats() -> None:
     """Seat 3 is gone for good; seat 4 was merely slow.  Every honest seat now holds seat 4's seal
     and waits for seat 3 alone, but the votes already cast (``{3, 4}`` by two seats, ``{3}`` by two)
@@ -143,12 +126,6 @@ def test_a_restarted_seat_never_equivocates_with_its_own_earlier_vote() -> None:
         assert 0 not in room.tables[s].cheaters, f"seat {s}: {verdicts(room.tables[s])}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_contradicted refuses the verdict when a voter's later message shows it had the move, but "
-    "an honest voter votes, then receives the late move and plays on in the old attempt; the refusing "
-    "seat then thinks it still plays, so ask_to_return does nothing and it waits forever",
-)
 def test_a_late_seat_voted_out_in_good_faith_learns_it_and_may_come_back() -> None:
     """Three seats.  Seat 2's move at step X is late: seats 0 and 1 wait past the timeout and vote it
     silent (their votes are slow too).  Then seat 2's move arrives, and the next to move — a voter
@@ -186,11 +163,6 @@ def test_a_late_seat_voted_out_in_good_faith_learns_it_and_may_come_back() -> No
     assert t2.over or 2 in t2.seats_out, f"seat 2 waits at hand {t2.hand_number} for {t2.waiting_for}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_take_abandon accepts an abandon for any step of the attempt whose contributors include "
-    "the named seat (awaited_at of a past step), and _abandoned records the named seat silent",
-)
 def test_the_last_of_two_cannot_blame_the_other_for_its_own_silence() -> None:
     """Two players.  Seat 0 moves at step X; seat 1 is awaited at X+1.  Instead of moving, seat 1 at
     once signs an ``abandon`` naming seat 0 silent at step X.  Seat 0's replica, which holds its own
