@@ -620,10 +620,11 @@ class Attempt:
 
 
 def seal_result(hand: int, state: HandState, settled: Match) -> bytes:
-    """What a seal signs: the hand's number, its public history and the standings after it."""
-    standings = getattr(settled, "standings_value", None)
-    value = standings() if callable(standings) else settled.summary()
-    return hashlib.sha256(SEAL_TAG + canonical((hand, state.digest(), value, settled.over))).digest()
+    """What a seal signs: the hand's number, its public history (the hand digest) and the standings
+    after it, in their canonical encoding (``protocol/SPEC.md``, the seal): values every
+    implementation computes alike, never a sentence written for people."""
+    standings = settled.standings().encode()
+    return hashlib.sha256(SEAL_TAG + canonical((hand, state.digest(), standings, settled.over))).digest()
 
 
 def hand_positions(state: HandState, seat: int) -> tuple[int, ...]:

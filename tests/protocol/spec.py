@@ -1,0 +1,110 @@
+"""Formulas of protocol/ written again from the documents, not imported from the code.
+
+The tests of this folder compare what the code computes with these, so a document and the code
+cannot drift apart without a test failing.  Each function cites the section it follows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+GAME_RECORD_TAG = b"p2pcards/journal/game\x00"
+
+
+def u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def sha256(*parts: bytes) -> bytes:
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+# ---- GAMES.md §1: the canonical byte form of the games' values ------------------------------------
+
+
+def canonical(value: Any) -> bytes:
+    """GAMES.md §1.2: N, T, F; i + u16 length + decimal; s + u32 length + UTF-8; b + u32 length + bytes;
+    l + u32 count + items."""
+    if value is None:
+        return b"N"
+    if value is True:
+        return b"T"
+    if value is False:
+        return b"F"
+    if isinstance(value, int):
+        digits = str(value).encode("ascii")
+        return b"i" + len(digits).to_bytes(2, "big") + digits
+    if isinstance(value, str):
+        raw = value.encode("utf-8")
+        return b"s" + len(raw).to_bytes(4, "big") + raw
+    if isinstance(value, bytes):
+        return b"b" + len(value).to_bytes(4, "big") + value
+    if isinstance(value, (list, tuple)):
+        return b"l" + len(value).to_bytes(4, "big") + b"".join(canonical(v) for v in value)
+    raise TypeError(type(value).__name__)
+
+
+def seal_result(hand: int, hand_digest: bytes, standings: Any, over: bool) -> bytes:
+    """SPEC §5.7: SHA-256("p2pcards/seal/v1" 00 ‖ canonical([hand, hand digest, standings, over]))."""
+    return sha256(b"p2pcards/seal/v1\x00", canonical((hand, hand_digest, standings, over)))
+
+
+# ---- WIRE.md §6 and SPEC §4: heads ------------------------------------------------------------
+
+
+def initial_head(game_id: bytes) -> bytes:
+    return sha256(b"p2pcards/wire/v1/genesis\x00", game_id)
+
+
+def step_head(prev: bytes, hashes: Sequence[bytes]) -> bytes:
+    return sha256(b"p2pcards/wire/v1/head\x00", prev, *hashes)
+
+
+def seal_head(prev: bytes) -> bytes:
+    return sha256(b"p2pcards/wire/v1/seal\x00", prev)
+
+
+def message_hash(raw: bytes) -> bytes:
+    return sha256(b"p2pcards/wire/v1/message\x00", raw)
+
+
+def game_id(genesis: bytes) -> bytes:
+    return sha256(b"p2pcards/genesis/v1\x00", genesis)
+
+
+# ---- JOURNAL.md ---------------------------------------------------------------------------------
+
+
+def crc32(data: bytes) -> int:
+    """CRC-32/ISO-HDLC, bit by bit (reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF)."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def read_journal(data: bytes) -> tuple[bytes | None, list[bytes]]:
+    """The game id of the game record (None without one) and the payloads, per JOURNAL.md.  Strict:
+    any bad record raises (the kit's journals have no torn tail)."""
+    if data[:5] != b"P2PJ\x01":
+        raise ValueError("not a version 1 journal")
+    offset, records = 5, []
+    while offset < len(data):
+        length = int.from_bytes(data[offset : offset + 4], "big")
+        if not 1 <= length <= 1_048_576:
+            raise ValueError(f"impossible length {length} at {offset}")
+        payload = data[offset + 4 : offset + 4 + length]
+        crc = int.from_bytes(data[offset + 4 + length : offset + 8 + length], "big")
+        if len(payload) != length or crc != crc32(payload) or crc != zlib.crc32(payload):
+            raise ValueError(f"a bad record at {offset}")
+        records.append(payload)
+        offset += 8 + length
+    first = records[0] if records else b""
+    if first.startswith(GAME_RECORD_TAG) and len(first) == len(GAME_RECORD_TAG) + 32:
+        return first[len(GAME_RECORD_TAG) :], records[1:]
+    return None, records
