@@ -11,6 +11,8 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
+from tests.wire.refcodec import ref_encode
+
 GAME_RECORD_TAG = b"p2pcards/journal/game\x00"
 
 
@@ -108,3 +110,27 @@ def read_journal(data: bytes) -> tuple[bytes | None, list[bytes]]:
     if first.startswith(GAME_RECORD_TAG) and len(first) == len(GAME_RECORD_TAG) + 32:
         return first[len(GAME_RECORD_TAG) :], records[1:]
     return None, records
+
+
+# ---- SPEC §7: the digests a replica reports --------------------------------------------------------
+
+
+def attempt_digest(start_head: bytes, head: bytes, hand_digest: bytes) -> bytes:
+    """SHA-256("p2pcards/attempt/v1" ‖ start head ‖ head ‖ hand digest)."""
+    return sha256(b"p2pcards/attempt/v1", start_head, head, hand_digest)
+
+
+def table_digest(
+    finals: Sequence[bytes],
+    boundary: bytes | None,
+    current: bytes,
+    out: Sequence[tuple[int, str]],
+    over: bool,
+    abandoned: bool,
+    stopped: tuple[int, str] | None,
+) -> bytes:
+    """SHA-256("p2pcards/table/v3" 00 ‖ encode([finals, boundary, current, out, over, abandoned,
+    stopped]))."""
+    value = [list(finals), boundary, current, [list(o) for o in out], over, abandoned,
+             None if stopped is None else list(stopped)]  # fmt: skip
+    return sha256(b"p2pcards/table/v3\x00", ref_encode(value))
