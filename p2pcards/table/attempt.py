@@ -519,6 +519,11 @@ class Attempt:
             action = self.shared.rules.parse_action(body.text)
         except ActionError as exc:
             raise Foul(m.seat, "illegal-action", str(exc)) from exc
+        written = self.shared.rules.action_text(action)
+        if body.text != written:
+            # The parser is lenient for people (``PLAY as``, ``bid 0``); on the wire only the one text
+            # form is an action, so that every implementation accepts exactly the same messages.
+            raise Foul(m.seat, "illegal-action", f"{body.text!r} is not an action's text form ({written!r})")
         due = [p for p in body.positions if not self.published.get(p, 0) >> m.seat & 1]
         self._take_shares(step, m.seat, due, body.shares)
         self.pending = (action, body.positions, m.seat)
