@@ -134,3 +134,23 @@ def table_digest(
     value = [list(finals), boundary, current, [list(o) for o in out], over, abandoned,
              None if stopped is None else list(stopped)]  # fmt: skip
     return sha256(b"p2pcards/table/v3\x00", ref_encode(value))
+
+
+# ---- SPEC §4: the start head of an attempt --------------------------------------------------------
+
+
+def change_key(ident: Sequence[Any]) -> tuple[Any, ...]:
+    """SPEC §4.2: changes are ordered by kind, then seats, then step, then head (absent: -1, empty)."""
+    kind, seats = ident[0], tuple(ident[1])
+    step, prev = (ident[2], bytes.fromhex(ident[3])) if len(ident) == 4 else (-1, b"")
+    return (kind.encode(), seats, step, prev)
+
+
+def start_head(boundary: bytes, idents: Sequence[Sequence[Any]]) -> bytes:
+    """SPEC §4.2: the boundary head itself without changes, else SHA-256("p2pcards/table/v1/restart" 00
+    ‖ boundary ‖ encode([change, ...])) with the changes in their order."""
+    if not idents:
+        return boundary
+    value = [[c[0], list(c[1]), c[2], bytes.fromhex(c[3])] if len(c) == 4 else [c[0], list(c[1])]
+             for c in sorted(idents, key=change_key)]  # fmt: skip
+    return sha256(b"p2pcards/table/v1/restart\x00", boundary, ref_encode(value))

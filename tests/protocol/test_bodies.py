@@ -7,7 +7,7 @@ from p2pcards.table import bodies
 
 @pytest.mark.parametrize("body", [None, [], {"seat": 1}, {"": 0}])
 def test_a_return_request_that_is_not_an_empty_map_says_so(body: object) -> None:
-    with pytest.raises(bodies.BodyError, match="^a return request is an empty map$"):
+    with pytest.raises(bodies.BodyError, match=r"^a return request is an empty map$"):
         bodies.return_body(body)
 
 
