@@ -154,3 +154,52 @@ def start_head(boundary: bytes, idents: Sequence[Sequence[Any]]) -> bytes:
     value = [[c[0], list(c[1]), c[2], bytes.fromhex(c[3])] if len(c) == 4 else [c[0], list(c[1])]
              for c in sorted(idents, key=change_key)]  # fmt: skip
     return sha256(b"p2pcards/table/v1/restart\x00", boundary, ref_encode(value))
+
+
+# ---- SPEC §8: the seeded dealer ---------------------------------------------------------------------
+
+MASK64 = (1 << 64) - 1
+
+
+class SplitMix64:
+    """SPEC §8.1: state += 0x9E3779B97F4A7C15; z = state; z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9;
+    z = (z ^ z >> 27) * 0x94D049BB133111EB; output z ^ z >> 31 (all mod 2^64)."""
+
+    def __init__(self, seed: int | str) -> None:
+        if isinstance(seed, str):
+            seed = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:8], "big")
+        self.state = seed & MASK64
+        self.outputs = 0
+
+    def next64(self) -> int:
+        self.outputs += 1
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """SPEC §8.2 (Lemire): m = next64 · n; accept when m mod 2^64 ≥ (2^64 − n) mod n; the draw is
+        m >> 64."""
+        threshold = ((1 << 64) - n) % n
+        while True:
+            m = self.next64() * n
+            if m & MASK64 >= threshold:
+                return m >> 64
+
+    def shuffle(self, items: list[Any]) -> None:
+        """SPEC §8.3: Fisher–Yates from the last position down: for i = len−1 … 1, swap i and below(i+1)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def seeded_deck(cards: Sequence[int], seed: int, hand: int) -> list[int]:
+    deck = list(cards)
+    SplitMix64(f"p2pcards/seeded-deck/{seed}/{hand}").shuffle(deck)
+    return deck
+
+
+def seeded_coin(seed: int, seat: int) -> bytes:
+    return sha256(f"p2pcards/seeded-coin/{seed}/{seat}".encode("ascii"))
