@@ -54,7 +54,7 @@ def seal_result(hand: int, hand_digest: bytes, standings: Any, over: bool) -> by
     return sha256(b"p2pcards/seal/v1\x00", canonical((hand, hand_digest, standings, over)))
 
 
-# ---- WIRE.md §6 and SPEC §4: heads ------------------------------------------------------------
+# ---- WIRE.md §6, SPEC §2 and §5.7: heads ------------------------------------------------------------
 
 
 def initial_head(game_id: bytes) -> bytes:
@@ -112,7 +112,7 @@ def read_journal(data: bytes) -> tuple[bytes | None, list[bytes]]:
     return None, records
 
 
-# ---- SPEC §7: the digests a replica reports --------------------------------------------------------
+# ---- SPEC §7.6: the digests a replica reports --------------------------------------------------------
 
 
 def attempt_digest(start_head: bytes, head: bytes, hand_digest: bytes) -> bytes:

@@ -1,4 +1,4 @@
-"""SPEC §7: the table digest is a function of specified values, encoded canonically."""
+"""SPEC §7.6: the table digest is a function of specified values, encoded canonically."""
 
 from p2pcards.table.replica import Table
 from tests.protocol import spec

@@ -74,6 +74,7 @@ def genesis_vectors() -> dict[str, Any]:
             "durak", [("é" * 40, public_bytes(KEYS[0])), ("Bo", public_bytes(KEYS[1]))])),
     ]  # fmt: skip
     base = _genesis("durak", 2).to_value()
+    three = _genesis("durak", 3).to_value()
 
     def with_(**change: Any) -> bytes:
         return encode(base | change)
@@ -90,6 +91,7 @@ def genesis_vectors() -> dict[str, Any]:
         ("options that are not pairs", with_(options=[["players"]])),
         ("computers that are not pairs", with_(computers=[1])),
         ("the game is not text", with_(game=1)),
+        ("the dealer is not text", with_(dealer=b"mental")),
         ("the nonce is not bytes", with_(nonce="x")),
         ("an unknown game", with_(game="poker")),
         ("one seat", with_(seats=[["a", keys[0]]])),
@@ -125,6 +127,8 @@ def genesis_vectors() -> dict[str, Any]:
         ("a computer seat listed twice", with_(computers=[[1, 0], [1, 0]])),
         ("a computer run by a computer", with_(computers=[[0, 1], [1, 0]])),
         ("a computer run by itself", with_(computers=[[1, 1]])),
+        ("computers not by ascending seat", encode(three | {"computers": [[2, 0], [1, 0]]})),
+        ("the players option written as text", with_(options=_set(durak2, "players", "2"))),
     ]  # fmt: skip
     return {
         "description": "Genesis bytes, their game id and the head before step 0; and bytes a receiver "
@@ -596,8 +600,8 @@ def catchup_vectors() -> dict[str, Any]:
         ("an answer inside an answer", 1, [response({"msgs": [response({"msgs": []})]})]),
     ]  # fmt: skip
     return {
-        "description": "catch-up messages (SPEC §9) offered to seat 0's replica, restored from its journal. "
-        "An answer lists, for each message it carries, the first 8 bytes of SHA-256 of the payload.",
+        "description": "catch-up messages (SPEC §9.5) offered to seat 0's replica, restored from its "
+        "journal. An answer lists, for each message it carries, the first 8 bytes of SHA-256 of the payload.",
         "context": ctx.describe(),
         "cases": run_cases(ctx, cases),
     }
