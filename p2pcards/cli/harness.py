@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from rich.progress import Progress
@@ -14,6 +15,7 @@ from p2pcards.games import GAMES, GameError
 from p2pcards.harness.byzantine import BEHAVIOURS
 from p2pcards.harness.network import Faults
 from p2pcards.harness.run import GameReport, run_game, summarize
+from p2pcards.store import journal
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,6 +51,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--fuzz", type=int, default=None, metavar="M",
         help="instead of the games above, fuzz one replica with up to M re-signed mutations of real frames "
         "per seed (p2pcards.harness.fuzz)",
+    )
+    p.add_argument(
+        "--journals",
+        metavar="DIR",
+        help="write every seat's journal of every game into DIR (GAME-seedS-seatN.journal), for "
+        "p2pcards verify or another implementation to check",
     )
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.set_defaults(run=run)
@@ -109,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
                 )
             except (GameError, ValueError) as exc:
                 raise UsageError(str(exc)) from exc
+            if args.journals:
+                write_journals(Path(args.journals), args.game, reports[-1])
             progress.advance(task)
     summary = summarize(reports) | {"seconds": round(time.perf_counter() - started, 2)}
     if args.json:
@@ -116,6 +126,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print(args, summary, reports)
     return 0 if not summary["failed_seeds"] else 1
+
+
+def write_journals(folder: Path, game: str, report: GameReport) -> None:
+    """Every seat's journal of one game, in the journal format (protocol/JOURNAL.md)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for seat, payloads in sorted(report.journals.items()):
+            data = journal.header(report.game_id) + b"".join(journal.encode_record(p) for p in payloads)
+            (folder / f"{game}-seed{report.seed}-seat{seat}.journal").write_bytes(data)
+    except OSError as exc:
+        raise UsageError(f"cannot write the journals into {folder}: {exc.strerror or exc}") from exc
 
 
 def _print(args: argparse.Namespace, summary: dict[str, Any], reports: list[GameReport]) -> None:

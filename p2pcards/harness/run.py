@@ -27,6 +27,10 @@ WEAK_KEY = bytes([1]) + bytes(31)
 """A small-order Ed25519 point: with it as a seat's key, anyone could sign as that seat."""
 
 
+Raw = bytes
+"""(The report counts ``bytes`` sent, which hides the type's name inside the class.)"""
+
+
 @dataclass
 class GameReport:
     game: str
@@ -53,6 +57,9 @@ class GameReport:
     sim_ms: int = 0
     genesis_refused: str = ""
     problems: list[str] = field(default_factory=list)
+    game_id: Raw = field(default=b"", repr=False)
+    journals: dict[int, list[Raw]] = field(default_factory=dict, repr=False)
+    """Every seat's journal at the end of the game (what each table told its shell to persist)."""
 
     @property
     def passed(self) -> bool:
@@ -196,7 +203,10 @@ def run_game(
     )
     net_ref.append(net)
     net.run()
-    return _judge(genesis, net, seed, fault_spec, byzantine, honest)
+    report = _judge(genesis, net, seed, fault_spec, byzantine, honest)
+    report.game_id = genesis.game_id
+    report.journals = {p.seat: list(p.journal) for p in net.peers}
+    return report
 
 
 def _refused(

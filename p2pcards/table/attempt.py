@@ -519,6 +519,11 @@ class Attempt:
             action = self.shared.rules.parse_action(body.text)
         except ActionError as exc:
             raise Foul(m.seat, "illegal-action", str(exc)) from exc
+        written = self.shared.rules.action_text(action)
+        if body.text != written:
+            # The parser is lenient for people (``PLAY as``, ``bid 0``); on the wire only the one text
+            # form is an action, so that every implementation accepts exactly the same messages.
+            raise Foul(m.seat, "illegal-action", f"{body.text!r} is not an action's text form ({written!r})")
         due = [p for p in body.positions if not self.published.get(p, 0) >> m.seat & 1]
         self._take_shares(step, m.seat, due, body.shares)
         self.pending = (action, body.positions, m.seat)
@@ -620,10 +625,11 @@ class Attempt:
 
 
 def seal_result(hand: int, state: HandState, settled: Match) -> bytes:
-    """What a seal signs: the hand's number, its public history and the standings after it."""
-    standings = getattr(settled, "standings_value", None)
-    value = standings() if callable(standings) else settled.summary()
-    return hashlib.sha256(SEAL_TAG + canonical((hand, state.digest(), value, settled.over))).digest()
+    """What a seal signs: the hand's number, its public history (the hand digest) and the standings
+    after it, in their canonical encoding (``protocol/SPEC.md``, the seal): values every
+    implementation computes alike, never a sentence written for people."""
+    standings = settled.standings().encode()
+    return hashlib.sha256(SEAL_TAG + canonical((hand, state.digest(), standings, settled.over))).digest()
 
 
 def hand_positions(state: HandState, seat: int) -> tuple[int, ...]:

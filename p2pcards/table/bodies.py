@@ -24,6 +24,8 @@ def is_int(value: object) -> bool:
 
 def _map(body: Any, keys: tuple[str, ...], what: str) -> Mapping[str, Any]:
     if not isinstance(body, dict) or tuple(sorted(body)) != tuple(sorted(keys)):
+        if not keys:
+            raise BodyError(f"{what} is an empty map")
         raise BodyError(f"{what} is a map with exactly the keys {', '.join(sorted(keys))}")
     return body
 

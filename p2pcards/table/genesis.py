@@ -43,6 +43,14 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _same_values(given: tuple[tuple[str, Any], ...], normal: tuple[tuple[str, Any], ...]) -> bool:
+    """``given`` is exactly ``normal``, value types included: ``1`` equals ``True`` in Python, but a
+    genesis that writes 1 for true is another encoding of the table, hence another game id."""
+    return len(given) == len(normal) and all(
+        k == nk and type(v) is type(nv) and v == nv for (k, v), (nk, nv) in zip(given, normal, strict=True)
+    )
+
+
 @dataclass(frozen=True)
 class Genesis:
     game: str
@@ -100,7 +108,7 @@ class Genesis:
         if names != sorted(set(names)):
             raise GenesisError("the options are sorted by name, each once")
         rules = self.rules()
-        if self.options != rules.options:
+        if not _same_values(self.options, rules.options):
             given, full = dict(self.options), dict(rules.options)
             missing = sorted(set(full) - set(given))
             if missing:

@@ -57,6 +57,7 @@ from p2pcards.wire import (
     WireError,
     authenticate,
     conflicting,
+    encode,
     initial_head,
     load_public_key,
     seal_head,
@@ -65,6 +66,8 @@ from p2pcards.wire import (
 )
 
 SecretSource = Callable[[int], bytes]
+
+TABLE_DIGEST_TAG = b"p2pcards/table/v3\x00"
 
 RETRY_MS = 1_000
 """While waiting, how often to re-send our part of the open step and ask peers to catch us up."""
@@ -392,21 +395,21 @@ class Table:
 
     def digest(self) -> bytes:
         """What every honest replica agrees on: the final hands, the attempt being played and its
-        state, the seats out and the end of the match."""
-        h = hashlib.sha256(b"p2pcards/table/v2")
-        for final in self._finals:
-            h.update(final.attempt.seal_prev)
-        if self._boundary is not None:
-            h.update(self._boundary.head)
-        if self.attempt is not None:
-            h.update(self.attempt.digest())
-        else:
-            h.update(self._setup.chain.head)
-        h.update(repr(sorted(self._out_seats().items())).encode())
-        h.update(b"over" if self.over else b"")
-        h.update(b"abandoned" if self.abandoned else b"")
-        h.update(b"" if self.stopped is None else f"{self.stopped.seat}:{self.stopped.kind}".encode())
-        return h.digest()
+        state, the seats out and the end of the match (``protocol/SPEC.md``, the table digest):
+
+            SHA-256("p2pcards/table/v3" 00 ‖ encode([finals, boundary, current, out, over,
+                                                      abandoned, stopped]))
+        """
+        value = [
+            [final.attempt.seal_prev for final in self._finals],
+            None if self._boundary is None else self._boundary.head,
+            self.attempt.digest() if self.attempt is not None else self._setup.chain.head,
+            [[seat, why] for seat, why in sorted(self._out_seats().items())],
+            self.over,
+            self.abandoned,
+            None if self.stopped is None else [self.stopped.seat, self.stopped.kind],
+        ]
+        return hashlib.sha256(TABLE_DIGEST_TAG + encode(value)).digest()
 
     # ================================================================ secrets
 

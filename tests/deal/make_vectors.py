@@ -102,8 +102,10 @@ def point_vectors() -> dict[str, Any]:
 def key_vectors() -> dict[str, Any]:
     src = seeded_source(b"key vector")
     key = new_hand_key(src)
-    commit_ctx = Context(game_id=GAME_ID, hand=1, seat=2, step=1)
-    ctx = Context(game_id=GAME_ID, hand=1, seat=2, step=2)
+    # As in the session (protocol/SPEC.md): the commitment binds the hand, so its context's step is 0;
+    # the key itself is proved in the context of the step that reveals it.
+    commit_ctx = Context(game_id=GAME_ID, hand=1, seat=2, step=0)
+    ctx = Context(game_id=GAME_ID, hand=1, seat=2, step=4)
     ann = announce_key(ctx, key, src)
     e = key_challenge(ctx, key.public, ann.proof.T)
     return {

@@ -22,6 +22,7 @@ from p2pcards.wire import (
     KINDS,
     MESSAGE_TAG,
     PROTOCOL_VERSION,
+    SEAL_TAG,
     SIGNATURE_TAG,
     Chain,
     Envelope,
@@ -178,7 +179,8 @@ def _seat_keys() -> dict[int, Any]:
 
 
 def _chain_messages() -> tuple[Chain, list[tuple[SignedMessage, ...]]]:
-    """Step 0: seat 0 alone (genesis).  Step 1: a round of seats 0-2 arriving as 2, 0, 1."""
+    """Step 0: seat 0 alone (genesis).  Step 1: a round of seats 0-2 arriving as 2, 0, 1.  Step 2: a
+    seal round of seats 0-2, whose head covers the head before it only."""
     keys = _seat_keys()
     publics = {seat: key.public_key() for seat, key in keys.items()}
     chain = Chain(GAME_ID, publics)
@@ -201,7 +203,31 @@ def _chain_messages() -> tuple[Chain, list[tuple[SignedMessage, ...]]]:
     arrivals = tuple(commits[seat] for seat in (2, 0, 1))
     for msg in arrivals:
         chain.offer(msg)
-    return chain, [(genesis,), arrivals]
+    head2 = chain.head
+    chain.expect({0, 1, 2}, seal=True)
+    seals = tuple(
+        sign(Envelope(game_id=GAME_ID, step=2, seat=seat, prev=head2, kind="seal",
+                      body={"result": hashlib.sha256(b"the result").digest()}), keys[seat])
+        for seat in (1, 2, 0)
+    )  # fmt: skip
+    for msg in seals:
+        chain.offer(msg)
+    return chain, [(genesis,), arrivals, seals]
+
+
+def _late_messages(chain: Chain) -> list[tuple[str, SignedMessage]]:
+    """Seat 1 signs another seal for step 2: after another head it is refused, after the same head it is
+    equivocation."""
+    key = _seat_keys()[1]
+    sealed = chain.steps[2]
+    body = {"result": hashlib.sha256(b"another result").digest()}
+    return [
+        ("another head: old step, not equivocation", sign(Envelope(
+            game_id=GAME_ID, step=2, seat=1, prev=hashlib.sha256(b"elsewhere").digest(), kind="seal",
+            body=body), key)),
+        ("the same head: equivocation", sign(Envelope(
+            game_id=GAME_ID, step=2, seat=1, prev=sealed.prev, kind="seal", body=body), key)),
+    ]  # fmt: skip
 
 
 def chain_vectors() -> dict[str, Any]:
@@ -211,6 +237,7 @@ def chain_vectors() -> dict[str, Any]:
         steps.append(
             {
                 "number": step.number,
+                "seal": step.messages[0].kind == "seal",
                 "prev": step.prev.hex(),
                 "arrival_order": [m.seat for m in arrived],
                 "messages_in_seat_order": [
@@ -220,15 +247,23 @@ def chain_vectors() -> dict[str, Any]:
                 "head": step.head.hex(),
             }
         )
+    late = []
+    for why, msg in _late_messages(chain):
+        outcome = chain.offer(msg)
+        named = outcome.reason.value if isinstance(outcome, Rejected) else type(outcome).__name__
+        late.append({"why": why, "message": msg.data.hex(), "outcome": named})
     return {
         "description": "initial_head = SHA-256(genesis_tag || game_id); the head after a step = "
-        "SHA-256(head_tag || prev head || message hashes in seat order).",
+        "SHA-256(head_tag || prev head || message hashes in seat order); after a seal step = "
+        "SHA-256(seal_tag || prev head).",
         "game_id": GAME_ID.hex(),
         "genesis_tag": GENESIS_TAG.hex(),
         "head_tag": HEAD_TAG.hex(),
+        "seal_tag": SEAL_TAG.hex(),
         "public_keys": {str(s): public_bytes(k).hex() for s, k in _seat_keys().items()},
         "initial_head": initial_head(GAME_ID).hex(),
         "steps": steps,
+        "late": late,
     }
 
 
@@ -264,6 +299,7 @@ def acceptance_vectors() -> dict[str, Any]:
         ("seat without a key", signed(env(seat=3), seat=0)),
         ("signed by another seat", signed(env(), seat=2)),
         ("catch-up request", signed(env(kind="catchup_request"))),
+        ("void vote (a certificate)", signed(env(kind="void_vote", body={"silent": [0]}))),
         ("old step", signed(env(step=step - 1))),
         ("future step", signed(env(step=step + 1))),
         ("wrong head", signed(env(prev=b"\x00" * 32))),
