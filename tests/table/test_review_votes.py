@@ -213,3 +213,29 @@ def test_the_last_of_two_cannot_blame_the_other_for_its_own_silence() -> None:
     assert t0.waiting_for == (1,)
     room.deliver(0, 1, signed_as(room.genesis, 1, "abandon", {"silent": [0]}, step, head))
     assert (0, "silent") not in verdicts(t0)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_abandoned returns None for a complete attempt, so an abandon signed at the seal step is "
+    "kept but never ends the match (and _excused only looks at void votes)",
+)
+def test_the_last_of_two_can_end_the_match_when_the_other_vanishes_at_the_seal() -> None:
+    """Two players.  Seat 1 vanishes for good once hand 0 is played, before it seals.  Seat 0 waits
+    past twice the timeout and signs its ``abandon`` — and then waits for ever: DESIGN, "with two
+    players left and one silent, the other may end the match alone"."""
+    room = make_room("durak", 2, seed=4, series_hands=3)
+
+    def gone_at_the_seal(to: int, frm: int, m: SignedMessage) -> bool:
+        if frm != 1 or m.kind not in ("seal", "catchup_response"):
+            return False
+        return m.kind == "catchup_response" or m.body["hand"] == 0  # type: ignore[index,call-overload]
+
+    room.hold = gone_at_the_seal
+    room.start()
+    room.run()
+    t0 = room.tables[0]
+    assert t0.attempt is not None and t0.attempt.complete and t0.waiting_for == (1,)
+    room.hold = lambda to, frm, m: 1 in (to, frm)
+    room.tick((0,), 0, 30_000)  # fifteen times the timeout
+    assert t0.over and t0.abandoned, f"seat 0 still waits at hand {t0.hand_number} for {t0.waiting_for}"
