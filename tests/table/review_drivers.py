@@ -24,26 +24,6 @@ def never(to: int, frm: int, msg: SignedMessage) -> bool:
     return False
 
 
-def make_room(
-    game: str, n: int, *, dealer: str = "seeded", seed: int = 7, timeout_ms: int = TIMEOUT_MS, **options: Any
-) -> GateRoom:
-    """A ``GateRoom`` like ``Room.make``, with a short silence timeout."""
-    ids = identities(n)
-    genesis = make_genesis(
-        game,
-        [(f"p{i}", public_bytes(k)) for i, k in enumerate(ids)],
-        options=options,
-        dealer=dealer,
-        seed=seed,
-        timeout_ms=timeout_ms,
-    )
-    tables = [Table(genesis, i, ids[i], source=seeded_source(f"{seed}/{i}")) for i in range(n)]
-    empty: list[list[Any]] = [[] for _ in range(n)]
-    room = GateRoom(genesis, tables, Rng(seed), [[] for _ in range(n)], [{} for _ in range(n)], empty)
-    room.held = []
-    return room
-
-
 class GateRoom(Room):
     """A room whose frames pass a gate: ``hold`` decides which are kept back (in ``held``, in order),
     as a slow, lossy or hostile link would.  ``act`` may be replaced to control every move."""
@@ -93,6 +73,26 @@ class GateRoom(Room):
         self.journals[seat] = list(kept)
         self.handle(seat, revived.restore(kept))
         return revived
+
+
+def make_room(
+    game: str, n: int, *, dealer: str = "seeded", seed: int = 7, timeout_ms: int = TIMEOUT_MS, **options: Any
+) -> GateRoom:
+    """A ``GateRoom`` like ``Room.make``, with a short silence timeout."""
+    ids = identities(n)
+    genesis = make_genesis(
+        game,
+        [(f"p{i}", public_bytes(k)) for i, k in enumerate(ids)],
+        options=options,
+        dealer=dealer,
+        seed=seed,
+        timeout_ms=timeout_ms,
+    )
+    tables = [Table(genesis, i, ids[i], source=seeded_source(f"{seed}/{i}")) for i in range(n)]
+    empty: list[list[Any]] = [[] for _ in range(n)]
+    room = GateRoom(genesis, tables, Rng(seed), [[] for _ in range(n)], [{} for _ in range(n)], empty)
+    room.held = []
+    return room
 
 
 def signed_as(genesis: Genesis, seat: int, kind: str, body: Any, step: int, prev: bytes) -> bytes:

@@ -180,3 +180,65 @@ def test_the_last_of_two_cannot_blame_the_other_for_its_own_silence() -> None:
     assert t0.waiting_for == (1,)
     room.deliver(0, 1, signed_as(room.genesis, 1, "abandon", {"silent": [0]}, step, head))
     assert (0, "silent") not in verdicts(t0)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_abandoned returns None for a complete attempt, so an abandon signed at the seal step is "
+    "kept but never ends the match (and _excused only looks at void votes)",
+)
+def test_the_last_of_two_can_end_the_match_when_the_other_vanishes_at_the_seal() -> None:
+    """Two players.  Seat 1 vanishes for good once hand 0 is played, before it seals.  Seat 0 waits
+    past twice the timeout and signs its ``abandon`` — and then waits for ever: DESIGN, "with two
+    players left and one silent, the other may end the match alone"."""
+    room = make_room("durak", 2, seed=4, series_hands=3)
+
+    def gone_at_the_seal(to: int, frm: int, m: SignedMessage) -> bool:
+        if frm != 1 or m.kind not in ("seal", "catchup_response"):
+            return False
+        return m.kind == "catchup_response" or m.body["hand"] == 0  # type: ignore[index,call-overload]
+
+    room.hold = gone_at_the_seal
+    room.start()
+    room.run()
+    t0 = room.tables[0]
+    assert t0.attempt is not None and t0.attempt.complete and t0.waiting_for == (1,)
+    room.hold = lambda to, frm, m: 1 in (to, frm)
+    room.tick((0,), 0, 30_000)  # fifteen times the timeout
+    assert t0.over and t0.abandoned, f"seat 0 still waits at hand {t0.hand_number} for {t0.waiting_for}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_returns and _admit are never cleared once a return was admitted (_close), so _admissible "
+    "admits the seat again at every seal after it is voted out again",
+)
+def test_one_request_to_come_back_admits_a_seat_once() -> None:
+    """Three seats, a four-hand series.  Seat 2 vanishes in hand 0 and is voted out; it sends one
+    ``return`` request and is gone again.  The others admit it at the next seal, as they should, and
+    it is voted out again in hand 1.  From then on its old request admits it at *every* seal: each
+    hand is dealt with seat 2, waits a whole timeout, is voided and dealt again — four voids and four
+    verdicts for one request."""
+    room = make_room("durak", 3, seed=4, series_hands=4)
+    room.start()
+    t0 = room.tables[0]
+    while room.queue and (t0.attempt is None or t0.chain.step < 6):
+        room.run(limit=1)
+    room.hold = lambda to, frm, m: 2 in (to, frm)
+    room.run()
+    asked = False
+    for now in range(0, 60_000, 250):
+        for s in (0, 1):
+            room.handle(s, room.tables[s].tick(now))
+        while room.queue and (asked or t0.seats_out != {2: "silent"}):
+            room.run(limit=1)
+        if not asked and t0.seats_out == {2: "silent"}:
+            back = signed_as(room.genesis, 2, "return", {}, t0.chain.step, t0.chain.head)
+            for s in (0, 1):
+                room.deliver(s, 2, back)
+            asked = True
+        if t0.over:
+            break
+    assert asked and t0.over and len(t0.hands_played) == 4
+    voids = [v.hand for v in room.of(0, out.HandVoid)]
+    assert len(voids) <= 2, f"hands voided: {voids}; verdicts: {verdicts(t0)}"
