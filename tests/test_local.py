@@ -208,7 +208,9 @@ def test_time_passing_does_not_disturb_a_room_that_loses_nothing() -> None:
 
 
 @pytest.mark.parametrize(("game", "players"), [("durak", 3), ("spades", 4), ("durak", 2)])
-def test_a_person_thinking_for_hours_is_never_voted_out_by_the_computer_seats(game: str, players: int) -> None:
+def test_a_person_thinking_for_hours_is_never_voted_out_by_the_computer_seats(
+    game: str, players: int
+) -> None:
     room = LocalRoom(game, players=players, human=0, level="easy", dealer="seeded", seed=3)
     turn = room.run_until_human()
     assert turn is not None
