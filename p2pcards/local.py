@@ -63,7 +63,8 @@ DEALERS = ("mental", "seeded")
 NAMES = ("Anna", "Boris", "Clara", "Dmitri", "Elena", "Farid")
 """Names of the computer seats, by seat."""
 LOCAL_TIMEOUT_MS = 3_600_000
-"""A person at the table may think for an hour before the others may vote the hand void."""
+"""The timeout the genesis of an offline table names.  It never runs out: a room never ticks its
+replicas (``LocalRoom.tick``), so a person may think as long as they like."""
 INTERRUPT_EVERY = 16
 """Frames delivered between two questions to ``run_until_human``'s ``interrupt``."""
 
@@ -274,6 +275,8 @@ class LocalRoom:
         """The last ``run_until_human`` stopped because its ``interrupt`` asked it to."""
         self.delivered = 0
         """Frames delivered so far (a measure of the work done)."""
+        self.now = 0
+        """The latest time given to ``tick`` (kept, never passed on: see there)."""
 
     # ------------------------------------------------------------------ set-up
 
@@ -443,9 +446,11 @@ class LocalRoom:
         self._handle(self.human, outputs)
 
     def tick(self, now: int) -> None:
-        """The local time in milliseconds, for every replica (their timeouts and retries)."""
-        for seat, table in enumerate(self.tables):
-            self._handle(seat, table.tick(now))
+        """The local time in milliseconds.  Offline it changes nothing, on purpose: the FIFO loses no
+        frame, so no replica has anything to retry, and a computer seat that timed the person out
+        would vote a person who is only thinking out of the game.  Nobody is ever voted out of a
+        room; the replicas are never ticked."""
+        self.now = max(self.now, now)
 
     def close(self) -> None:
         """Close the viewing seat's journal, if it can be closed."""

@@ -207,6 +207,21 @@ def test_time_passing_does_not_disturb_a_room_that_loses_nothing() -> None:
     assert room.run_until_human() is turn and room.fault is None
 
 
+@pytest.mark.parametrize(("game", "players"), [("durak", 3), ("spades", 4), ("durak", 2)])
+def test_a_person_thinking_for_hours_is_never_voted_out_by_the_computer_seats(
+    game: str, players: int
+) -> None:
+    room = LocalRoom(game, players=players, human=0, level="easy", dealer="seeded", seed=3)
+    turn = room.run_until_human()
+    assert turn is not None
+    for hours in range(1, 11):  # ten hours, the table's timeout (one hour) ten times over
+        room.tick(hours * local.LOCAL_TIMEOUT_MS + 1)
+        assert room.run_until_human() is turn
+    assert room.table.verdicts == [] and room.table.seats_out == {} and not room.table.over
+    room.human_action(room.rules.action_text(turn.view.legal_actions[0]))
+    assert room.run_until_human() is not None or room.over  # and the game simply goes on
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

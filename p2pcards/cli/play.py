@@ -30,7 +30,7 @@ from p2pcards.ai.base import LEVELS
 from p2pcards.cli import games as saved_games
 from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules
 from p2pcards.cli.rules import rules_text
-from p2pcards.cli.screen import menu, words
+from p2pcards.cli.screen import menu, questions, words
 from p2pcards.cli.screen.output import Terminal
 from p2pcards.cli.screen.screen import GameScreen, renders
 from p2pcards.games import ActionError, View
@@ -53,6 +53,8 @@ Answer "Your move" with:
   help        this text
   quit        leave the game (asks first, and whether to keep it for later)
 table, rules, help and quit also work while the computers play.
+Out of the match (Azi: no chips left for the ante), you are asked whether to
+watch the others play on (w) or leave (l).
 Ranks 2-10, J, Q, K, A (T is ten too); suits c ♣, d ♦, h ♥, s ♠."""
 
 
@@ -211,7 +213,11 @@ class Session:
         self.game = room.rules.name
         self.kept: bool | None = None
         """Whether a game left unfinished is kept for later (None: not asked)."""
+        self.question: questions.Question | None = None
+        """A question for the player that arrived while the computers played (asked between frames)."""
         room.table_listener = self._table_event
+        if room.human is not None:  # with --auto nothing is read: the player's seat watches on
+            self.screen.asker = self._question
 
     @property
     def console(self) -> Console:
@@ -219,12 +225,16 @@ class Session:
 
     # ------------------------------------------------------------------ reading
 
-    def read(self, prompt: str) -> str:
-        """A line of input; ``EOFError`` at the end of input."""
+    def read(self, prompt: str, question: str | None = None) -> str:
+        """A line of input; ``EOFError`` at the end of input.  ``question``: the kind of question it
+        answers, for programs (``--json``)."""
         if self._read is not None:
             return self._read(prompt)
         if self.json:
-            self.term.emit({"event": "prompt", "prompt": prompt.strip()})
+            asked: dict[str, Any] = {"event": "prompt", "prompt": prompt.strip()}
+            if question is not None:
+                asked["question"] = question
+            self.term.emit(asked)
             line = sys.stdin.readline()
             if not line:
                 raise EOFError
@@ -248,8 +258,16 @@ class Session:
     def play(self) -> int:
         self.intro()
         try:
+            if self.resumed:
+                self.restore()
             while True:
+                if self.question is not None:
+                    self.meanwhile()
                 turn = self.advance()
+                if self.question is not None:
+                    self.meanwhile()
+                    if turn is None:
+                        continue
                 if turn is None and self.room.interrupted:
                     self.meanwhile()
                     continue
@@ -293,21 +311,28 @@ class Session:
             self.term.say(Text(f"Type a move's number, the move ({self.screen.face.example}), a card (7h), "
                                "help, rules or quit.", style="dim"))
         if self.resumed:
-            self.screen.replaying = True
             self.term.say(Text("Restoring the game from its journal…", style="dim"))
 
     def advance(self) -> out.YourTurn | None:
         """Let the computer seats play until it is the player's turn, the match is over, or the
         player typed something meanwhile (``room.interrupted``)."""
-        turn = self.room.run_until_human(self.on_event, interrupt=self._typed_meanwhile)
-        if self.screen.replaying:
-            self.screen.replaying = False
-            if not self.json:
-                self.screen.say(Text(f"Resumed at hand {self.room.hand_number + 1}. "
-                                     f"{self.screen.standings()}", style="bold"))
+        turn = self.room.run_until_human(self.on_event, interrupt=self._interrupt)
         self.screen.activity("")
         self.term.hide_status()
         return turn
+
+    def restore(self) -> None:
+        """Replay the saved game (its hands summed up), then say where it stands and, if the player
+        was out of the match already, ask again what to do before anything else happens."""
+        self.screen.replaying = True
+        try:
+            self.room.start()
+        finally:
+            self.screen.replaying = False
+        if not self.json:
+            self.screen.say(Text(f"Resumed at hand {self.room.hand_number + 1}. {self.screen.standings()}",
+                                 style="bold"))
+        self.screen.ask_if_out()
 
     def _table_event(self, event: object) -> None:
         if isinstance(event, out.YourTurn) and self.room.human is None:
@@ -320,8 +345,44 @@ class Session:
         if isinstance(event, Thinking | Notice):
             self.screen.render(event)
 
+    def _interrupt(self) -> bool:
+        return self.question is not None or self._typed_meanwhile()
+
+    def _question(self, question: questions.Question) -> None:
+        """The screen has a question for the player: asked as soon as the room stops between frames."""
+        self.question = question
+
+    def answer(self, question: questions.Question) -> None:
+        """Ask ``question`` until it is answered (Ctrl-D: leave, keeping the game)."""
+        for line in question.lines:
+            self.screen.say(line)
+        while True:
+            try:
+                raw = self.read(question.prompt, question.kind)
+            except EOFError:
+                raise _Leave(ended=True) from None
+            meaning = question.read(raw)
+            if meaning is not None:
+                break
+            typed = " ".join(raw.split()).lower()
+            if typed in menu.COMMANDS and menu.COMMANDS[typed] != "quit":
+                self.command(menu.COMMANDS[typed], self.room.view(), [])
+                continue
+            self.screen.problem(raw, question.hint)
+        self.term.emit({"event": "answer", "question": question.kind, "answer": meaning})
+        if question.kind == questions.OUT and meaning == "leave":
+            raise _Leave(ended=False)
+        if question.kind == questions.OUT:
+            self.screen.say(Text("You watch the others play on; `quit` leaves at any time.", style="dim"))
+
     def meanwhile(self) -> None:
-        """The player typed while the computers were playing: commands work, moves wait their turn."""
+        """The player typed while the computers were playing: commands work, moves wait their turn;
+        or the screen has a question for the player."""
+        question, self.question = self.question, None
+        if question is not None:
+            if not self.room.finished:  # a question the end of the match made moot is not asked
+                self.answer(question)
+            return
         line = sys.stdin.readline()
         if not line:
             raise _Leave(ended=True)

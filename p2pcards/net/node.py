@@ -149,7 +149,7 @@ class Node:
         self.listener = listener
         self.addresses = dict(addresses or {})
         self.dial = frozenset(dial) if dial is not None else frozenset(s for s in self.addresses if s > seat)
-        self.chooser = chooser
+        self._chooser = chooser
         self.on_event = on_event
         self.tick_ms = tick_ms
         self.game_id = genesis.game_id
@@ -173,6 +173,17 @@ class Node:
         self._t0 = 0.0
 
     # ------------------------------------------------------------------ running
+
+    @property
+    def chooser(self) -> Chooser | None:
+        return self._chooser
+
+    @chooser.setter
+    def chooser(self, chooser: Chooser | None) -> None:
+        """A chooser given after the node was made (``host --auto``) makes it a computer seat too: its
+        table then decides about silent seats and returns by itself, as any computer seat's does."""
+        self._chooser = chooser
+        self.table.person = chooser is None
 
     @property
     def port(self) -> int | None:

@@ -1,13 +1,15 @@
 """Real discovery: a host announces its table by mDNS on a LAN of network namespaces; ``list`` sees it
 appear, change and start; two players find it by name and by the host's fingerprint, join and play;
 a latecomer is told the game has started.  Then the default port: an address without a port, a host
-that moves to the next port, two tables of one name on one machine, a busy port given by hand.
+that moves to the next port, two tables of one name on one machine, a busy port given by hand.  Last,
+a player's laptop killed for good in the middle of a hand: the others play on with an open dummy.
 
 The namespaces are made by the test and removed afterwards (``tests/net/netns.py``); zeroconf is
 bound to their interfaces only, and they have no route out."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import trio
 
 from p2pcards.net.link import DEFAULT_PORT
 from tests.cli.test_lan import Procs, check_agreement, check_journals
+from tests.cli.test_lan_going_on import verified
 from tests.net.netns import Lan, lan_fixture, unavailable
 
 
@@ -119,3 +122,32 @@ async def test_the_default_port_an_address_alone_and_two_tables_of_one_name(lan3
         assert [await p.finish() for p in (second, bob)] == [0, 0], procs.report()
     check_journals([first, ann], check_agreement([first, ann]))
     check_journals([second, bob], check_agreement([second, bob]))
+
+
+async def test_across_namespaces_a_player_killed_for_good_becomes_an_open_dummy(
+    lan3: Lan, procs: Procs
+) -> None:
+    """The game goes on (see ``test_lan_going_on.py``) across real interfaces: Jun's laptop, in a
+    namespace of its own, is killed; Hana and the two computer players finish with Jun's seat an open
+    dummy, voted out after the table's short timeout."""
+    one, two, _ = lan3.hosts
+    with trio.fail_after(150):
+        host = await procs.start("host", "host", "spades", "-o", "target=50", "--name", "Hana",
+                                 "--interface", one.address, "--no-mdns", "--admit", "all", "--bots", "easy",
+                                 "--auto", "easy", "--json", "--wait-for", "1", "--timeout", "5",
+                                 prefix=one.command())
+        hosting = await host.until("hosting")
+        jun = await procs.start("jun", "join", hosting["addresses"][0], "--name", "Jun", "--interface",
+                                two.address, "--auto", "easy", "--json", prefix=two.command())
+        seat = (await jun.until("start"))["you"]
+        for _ in range(6):
+            await jun.until("move", hand=0)
+        jun.proc.send_signal(signal.SIGKILL)
+        assert await jun.finish() == -signal.SIGKILL
+        seating = await host.until("seating", dummies=[seat])
+        assert {"seat": seat, "name": "Jun", "why": "silent"} in seating["out"]
+        await host.until("move", seat=seat)  # the open dummy plays
+        assert await host.finish() == 0, host.report()
+    assert [f["stopped"] for f in host.of("fault")] == [False] and host.of("fault")[0]["names"] == ["Jun"]
+    assert host.of("match_over")[-1]["scores"]["winner"] in (0, 1)
+    verified(host, host.of("start")[-1]["game_id"])

@@ -9,7 +9,7 @@ below it.  Who the game waits for, and for how long, is shown while it is not th
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
 
 import trio
@@ -18,7 +18,8 @@ from rich.text import Text
 
 from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
 from p2pcards.cli.rules import rules_text
-from p2pcards.cli.screen import menu, words
+from p2pcards.cli.screen import going_on, menu, questions, words
+from p2pcards.cli.screen.asking import OpenQuestions
 from p2pcards.cli.screen.output import Terminal
 from p2pcards.cli.screen.screen import GameScreen, renders
 from p2pcards.games import ActionError, View
@@ -47,9 +48,12 @@ Answer "Your move" with:
   table       show the table (and your moves) again
   rules       the rules of this game
   help        this text
-  quit        leave the table (asks first); the others wait for you, and
-              `p2pcards resume` brings you back to the same game
+  return      after the others went on without you: ask to be dealt in again
+  quit        leave the table (asks first); `p2pcards resume` brings you back
+              to the same game
 Moves are read on your turn only; table, rules, help and quit work at any time.
+A question the table asks (go on without a silent player? admit a player
+back?) is answered with the words it shows, even during your turn.
 Ranks 2-10, J, Q, K, A (T is ten too); suits c ♣, d ♦, h ♥, s ♠."""
 
 
@@ -114,6 +118,14 @@ class LanGame:
         self._step_since = (-1, 0.0)
         self._reported = 0.0
         self._forced_send, self._forced_recv = trio.open_memory_channel[tuple[str, int]](16)
+        self.questions = OpenQuestions(self.screen, node, self._leave)
+        self._later_send, self._later_recv = trio.open_memory_channel[Callable[[], None]](16)
+        """What must wait until the node is done carrying out the outputs at hand (an answer
+        a computer-played seat gives at once)."""
+        self._hands_at_start = 0
+        self._verdicts_at_start = 0
+        self.screen.clock = node.now_ms
+        self.screen.asker = self._question
 
     # ================================================================ running
 
@@ -127,9 +139,14 @@ class LanGame:
                     await nursery.start(node.run)
             finally:
                 self.screen.replaying = False
+            self._hands_at_start = len(self.table.hands_played)
+            self._verdicts_at_start = len(self.table.verdicts)
+            if self.resumed and self.me in self.table.seats_out:
+                self.screen.summing_up = going_on.AWAY  # summed up, then asked, at the first tick
             nursery.start_soon(self._clock)
             nursery.start_soon(self._watch)
             nursery.start_soon(self._forced_moves)
+            nursery.start_soon(self._later)
             if self.lines is not None and self.auto is None:
                 nursery.start_soon(self._input)
             await self.done.wait()
@@ -227,10 +244,16 @@ class LanGame:
         self._ask()
 
     def _ask(self) -> None:
+        question = None if self.confirming or self.screen.summing_up else self.questions.current
+        if question is not None:
+            self.questions.show()
         if self.term.json:
             return
         if self.confirming:
             self.term.prompt("Leave the game? [y/N] ")
+        elif question is not None:
+            self.screen.flush()
+            self.term.prompt(question.prompt)
         elif self.turn is not None and self.asking is not None:
             e = self.asking
             self.term.prompt(f"{e.verb.capitalize()} how many chips ({e.low}-{e.high})? ")
@@ -265,10 +288,20 @@ class LanGame:
             self.screen.say(Text("Carry on, then.", style="dim"))
             self._ask()
             return
+        typed = " ".join(raw.split()).lower()
+        if self.questions.take(raw):
+            self._ask()
+            return
+        if typed == "return":
+            self._return()
+            return
+        question = self.questions.current
         if self.turn is None:
-            typed = " ".join(raw.split()).lower()
             if typed in menu.COMMANDS:
                 self._command(menu.COMMANDS[typed])
+            elif question is not None and typed:
+                self.screen.problem(raw, question.hint)
+                self._ask()
             elif typed:
                 self.screen.problem(raw, f"It is not your turn: {self.waiting_text()}.")
             return
@@ -335,9 +368,82 @@ class LanGame:
         self.turn = None
         self.done.set()
 
+    # ================================================================ the game going on without this seat
+
+    def _question(self, question: questions.Question) -> None:
+        """A question from the screen: a person is asked; a computer-played seat answers at once
+        (it asks to play again; it watches when out of the match)."""
+        if question.kind == questions.RETURN and self.questions.returning:
+            return  # asked already: the others sign it at the end of the hand
+        if self.auto is not None or self.lines is None:
+            if question.kind == questions.RETURN:
+                self._later_send.send_nowait(self.questions.ask_to_return)
+            return
+        self.questions.add(question)
+        if self.questions.current is question and not self.screen.summing_up:
+            self._later_send.send_nowait(self._ask)
+
+    def _return(self) -> None:
+        why = self.table.seats_out.get(self.me)
+        if why == "silent" and not self.questions.returning:
+            self.questions.ask_to_return()
+        elif why == "silent":
+            self.screen.say(Text("You asked already: the players still at the table sign your return at "
+                                 "the end of this hand.", style="dim"))
+        elif why == "cheat":
+            self.screen.problem("return", "A seat named a cheater cannot come back to this match.")
+        else:
+            self.screen.problem("return", "You are playing: there is nothing to come back to.")
+        self._ask()
+
+    async def _later(self) -> None:
+        async for call in self._later_recv:
+            if not self.done.is_set():
+                call()
+
+    def _away_summary(self) -> None:
+        """Back after a while (``resume``, or a link that came back) to find the others went on
+        without this seat: what happened meanwhile, then the question what to do."""
+        table = self.table
+        hands = table.hands_played[self._hands_at_start:]
+        verdicts = [v for v in table.verdicts[self._verdicts_at_start:] if v.kind != "return"]
+        first = self._hands_at_start + 1
+        self.term.emit({"event": "away", "hands": len(hands), "first_hand": first - 1,
+                        "verdicts": [{"kind": v.kind, "hand": v.hand, "seats": list(v.seats or (v.seat,)),
+                                      "names": [self.real_names[s] for s in (v.seats or (v.seat,))]}
+                                     for v in verdicts],
+                        "why": table.seats_out.get(self.me)})
+        if hands:
+            span = f"hand {first}" if len(hands) == 1 else f"hands {first} to {first + len(hands) - 1}"
+            were = "was" if len(hands) == 1 else "were"
+            played = f"{words.count(len(hands), 'hand')} {were} played without you"
+            text = f"While you were away {played} ({span})."
+        else:
+            text = "While you were away the others went on without you; no hand has ended since."
+        self.screen.say(Text(text, style="bold"))
+        for v in verdicts:
+            seats = v.seats or (v.seat,)
+            who = words.join([self.names[s] for s in seats])
+            was = "were" if len(seats) > 1 or who == words.YOU else "was"
+            kind = "voted out (silent)" if v.kind == "silent" else f"named a cheater ({v.kind})"
+            line = words.you_case(f"  Hand {v.hand + 1}: {who} {was} {kind}.")
+            self.screen.say(Text(line, style="dim"))
+        standings = self.screen.standings()
+        if standings:
+            self.screen.say(Text(standings, style="dim"))
+
     # ================================================================ who the game waits for
 
     def waiting_text(self) -> str:
+        why = self.table.seats_out.get(self.me)
+        if self.me in self.screen.out_of_match:
+            return "you are out of the match and watch the others"
+        if why == "silent" and self.questions.returning:
+            return "you asked to play again: waiting for the players still at the table to sign it"
+        if why == "silent":
+            return "the others play on without you: type `return` to ask to play again, or `quit`"
+        if why == "cheat":
+            return "you are out of the match (named a cheater) and watch the others"
         missing = [s for s in self.table.waiting_for if s != self.me]
         if not missing:
             return "the table is working"
@@ -347,7 +453,26 @@ class LanGame:
     async def _clock(self) -> None:
         while True:
             await trio.sleep(CLOCK)
+            self._tick_questions()
             self._tick_wait()
+
+    def _tick_questions(self) -> None:
+        if self.done.is_set():
+            return
+        if self.screen.summing_up and not self.finished:
+            # What arrived in the burst since this seat found itself out is summed up: now say what
+            # happened meanwhile, and ask what to do.
+            self.screen.summing_up = ""
+            self._away_summary()
+            if not self.questions.open:
+                self.screen.ask_if_out()
+            self._ask()
+            return
+        before = self.questions.current
+        self.questions.prune()
+        self.questions.countdown()
+        if self.questions.current is not before:
+            self._ask()
 
     async def _forced_moves(self) -> None:
         """Play the moves there was no choice about, once the node is done with the turn's outputs."""
@@ -372,9 +497,13 @@ class LanGame:
             return
         waiting = self.waiting_text()
         text = f"{waiting[:1].upper()}{waiting[1:]} · {int(waited)} s"
-        timeout = self.genesis.timeout_ms / 1000
-        if waited > timeout / 2:
-            text += f" (after {timeout:g} s the others may vote the hand void)"
+        timeout = self.genesis.timeout_ms // 1000
+        if self.me in self.table.seats_out or self.me in self.screen.out_of_match:
+            text = f"{waiting[:1].upper()}{waiting[1:]}"
+        elif waited > timeout / 2:
+            after = "you are asked whether to go on without them" if self.auto is None else \
+                "your seat's computer player may vote to go on without them"
+            text += f" (after {words.duration(timeout)} {after})"
         if self.term.json:
             if waited >= JSON_WAIT_FIRST and waited - self._reported >= JSON_WAIT_EVERY:
                 self._reported = waited
@@ -430,15 +559,25 @@ def _peer(screen: GameScreen, event: PeerUp | PeerDown) -> None:
         game.connected.add(event.seat)
         game.dropped.discard(event.seat)
         screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": True})
-        if event.seat not in game.computers:
-            screen.say(Text(f"{name} is {'back' if known else 'connected'}.", style="dim"))
+        if event.seat in game.table.seats_out:
+            screen.say(Text(f"{name}'s program is connected again: {name} follows the game and may ask to "
+                            "play again.", style="dim"))
+        elif event.seat not in game.computers:
+            back = "back: the connection was restored" if known else "connected"
+            screen.say(Text(f"{name} is {back}.", style="dim"))
         return
     if game.finished or game.done.is_set():
         return
     game.dropped.add(event.seat)
     screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": False, "reason": event.reason})
-    screen.say(Text(f"Lost the connection to {name} ({event.reason}); the game waits for it to reconnect.",
-                    style="yellow"))
+    if event.seat in game.table.seats_out or event.seat in screen.out_of_match:
+        screen.say(Text(f"{name}'s program is no longer connected ({event.reason}).", style="dim"))
+        return
+    timeout = words.duration(game.genesis.timeout_ms // 1000)
+    then = "you are asked whether to go on without them" if game.auto is None else \
+        "the table may go on without them"
+    screen.say(Text(f"Lost the connection to {name} ({event.reason}). If {name}'s program is still running "
+                    f"it reconnects; if {name} does not answer within {timeout}, {then}.", style="yellow"))
 
 
 @renders(BotError)

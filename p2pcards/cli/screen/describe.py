@@ -1,4 +1,5 @@
-"""Sentences that every game shares: the deal's progress, the audit verdict, a fault."""
+"""Sentences that every game shares: the deal's progress, the audit verdict, the verdicts of the table
+(a seat voted out or named a cheater), a void hand, a seat coming back, a fault that stops the game."""
 
 from __future__ import annotations
 
@@ -24,10 +25,71 @@ def audit_text(audit: AuditResult, dealer: str) -> str:
     return audit_line(audit, dealer).plain.removeprefix("✔ ")
 
 
+CHEATS: dict[str, str] = {
+    "equivocation": "signed two different messages for one step",
+    "bad-message": "sent a signed message that fails its checks",
+    "illegal-action": "made a move the rules do not allow",
+    "renege": "reneged: did not follow suit while holding it",
+}
+"""What each kind of cheat is, in the players' words (``Fault.kind``)."""
+
+
 def fault_line(fault: out.Fault, names: Sequence[str]) -> Text:
+    """The verdict that stopped the game (``Table.stopped``): nothing can go on after it."""
     who = names[fault.seat] if 0 <= fault.seat < len(names) else "no seat"
     return Text(words.you_case(f"The game stopped: {who} at fault ({fault.kind}) at step {fault.step}: "
                                f"{words.with_names(fault.message, names)}"), style="bold red")
+
+
+def seat_names(seats: Sequence[int], names: Sequence[str]) -> str:
+    return words.join([names[s] if 0 <= s < len(names) else f"seat {s}" for s in seats])
+
+
+def verdict_lines(fault: out.Fault, names: Sequence[str], timeout_s: int, goes_on: str) -> list[Text]:
+    """A seat voted out or named a cheater, why, and what the match does now (``goes_on``: the
+    game's own sentence, from its face)."""
+    seats = fault.seats or (fault.seat,)
+    who = seat_names(seats, names)
+    plural = len(seats) > 1 or who == words.YOU
+    was = "were" if plural else "was"
+    where = f"in hand {fault.hand + 1}" if fault.hand >= 0 else "before the first hand"
+    if fault.kind == "silent":
+        them = "you" if who == words.YOU else "them"
+        head = (f"{who} {was} voted out {where}: silent for longer than the table's timeout "
+                f"({words.duration(timeout_s)}), and every other player's program voted to go on "
+                f"without {them}.")
+        return [Text(head, style="bold yellow"), Text(goes_on, style="yellow")]
+    what = CHEATS.get(fault.kind, fault.kind)
+    is_ = "are" if plural else "is"
+    head = f"{who} {is_} out of the match, caught cheating {where}: {who} {what}."
+    why = words.with_names(fault.message, names)
+    proof = Text(words.you_case(f"Step {fault.step}: {why}. The signed evidence is kept in every journal: "
+                                "`p2pcards verify` shows it."), style="dim")
+    return [Text(words.you_case(head), style="bold red"), proof, Text(goes_on, style="yellow")]
+
+
+def void_line(hand: int, dealt_again: str) -> Text:
+    """Hand ``hand`` is void; ``dealt_again``: how the game deals it again (the face's words)."""
+    text = f"Hand {hand + 1} is void: nothing of it counts, and it is dealt again{dealt_again}."
+    return Text(words.you_case(text), style="yellow")
+
+
+def back_line(seats: Sequence[int], names: Sequence[str], hand: int) -> Text:
+    who = seat_names(seats, names)
+    are = "are" if len(seats) > 1 or who == words.YOU else "is"
+    return Text(words.you_case(f"{who} {are} back at the table: admitted by every player still playing, "
+                               f"and dealt in again from hand {hand + 1}."), style="bold green")
+
+
+def playing_line(hand: int, playing: Sequence[int], names: Sequence[str]) -> Text:
+    return Text(f"Hand {hand + 1} is dealt to {seat_names(playing, names)}.", style="dim")
+
+
+def contradicted_line(voters: Sequence[int], named: Sequence[int], step: int, names: Sequence[str]) -> Text:
+    return Text(words.you_case(
+        f"Note: {seat_names(voters, names)} voted {seat_names(named, names)} silent at step {step}, although "
+        "their own later messages show they had what they called missing (`p2pcards verify` names them)."),
+        style="yellow")
 
 
 def deal_line(hand: int, seats: int, dealer: str) -> str:
@@ -59,4 +121,6 @@ def progress(kind: str, seats: tuple[int, ...], names: Sequence[str], hand: int)
     }.get(kind, kind)
 
 
-__all__ = ["SEEDED", "VERIFIED", "audit_line", "audit_text", "deal_line", "fault_line", "progress"]
+__all__ = ["CHEATS", "SEEDED", "VERIFIED", "audit_line", "audit_text", "back_line", "contradicted_line",
+           "deal_line", "fault_line", "playing_line", "progress", "seat_names", "verdict_lines",
+           "void_line"]

@@ -21,7 +21,7 @@ from rich.console import Group
 from rich.rule import Rule
 from rich.text import Text
 
-from p2pcards.cli.screen import describe, faces, menu, words
+from p2pcards.cli.screen import describe, faces, menu, questions, words
 from p2pcards.cli.screen.output import Terminal
 from p2pcards.games import HandState, Match, View
 from p2pcards.games.cards import card_text
@@ -70,6 +70,22 @@ class GameScreen:
         """The hand being played, as this screen counts them (0 for the first)."""
         self.replaying = False
         """Events come from a journal being replayed (resume): hands are summed up, not narrated."""
+        self.summing_up = ""
+        """Set (to how the hands are described) while this seat catches up with hands it did not
+        play: each is summed up in one line, as when replaying (see ``going_on``)."""
+        self.asker: Callable[[questions.Question], None] | None = None
+        """Where a question for the person goes (the command that reads the answers); None: nobody
+        is asked (a computer plays the seat, and the table decides for itself)."""
+        self.clock: Callable[[], int] | None = None
+        """The local time in ms as the table is ticked with it (to count a question's deadline down)."""
+        self.seating: out.Seating | None = None
+        """Who plays the hand being played (the last ``Seating``)."""
+        self.removed: str | None = None
+        """Why this seat does not play now: ``silent`` or ``cheat`` (a verdict), None while it plays."""
+        self.out_of_match: set[int] = set()
+        """Seats out of the match for good (Azi A15), each announced once."""
+        self.voided = -1
+        """The last hand declared void (it is dealt again)."""
         self._before: View | None = None
         self._shuffles: dict[int, int] = {}
         self._group: Text | None = None
@@ -93,9 +109,48 @@ class GameScreen:
     def match(self) -> Match | None:
         return self.table.match
 
-    def standings(self) -> str:
-        match = self.match
+    def standings(self, match: Match | None = None) -> str:
+        """The match's standings in words: ``match``, or the replica's (which a hand's result joins
+        only once the hand is sealed)."""
+        match = match or self.match
         return "" if match is None else words.with_names(match.summary(), self.names)
+
+    def now_ms(self) -> int:
+        return 0 if self.clock is None else self.clock()
+
+    # ================================================================ questions
+
+    def ask(self, question: questions.Question) -> None:
+        """Hand a question to the person (nothing happens when nobody is asked)."""
+        if self.asker is not None:
+            self.asker(question)
+
+    def ask_if_out(self, match: Match | None = None) -> None:
+        """This seat does not play now (voted out, out of chips): ask its person what to do (not
+        once the match is over: ``match``, the match after the hand just played, may say so)."""
+        from p2pcards.cli.screen.going_on import out_question
+
+        question = None if match is not None and match.over else out_question(self)
+        if question is not None:
+            self.ask(question)
+
+    def restart_hand(self, hand: int) -> None:
+        """Hand ``hand`` is dealt again: its deal and moves are shown afresh."""
+        self.flush()
+        self._shuffles.pop(hand, None)
+        self._before = None
+        self.hand = hand
+
+    @property
+    def shufflers(self) -> int:
+        """How many seats shuffle the deck of the hand being played: those playing it (an open dummy
+        or a seat voted out holds no key)."""
+        return self.n if self.seating is None else len(self.seating.playing)
+
+    @property
+    def summing(self) -> bool:
+        """Hands are summed up rather than narrated move by move (replaying, or catching up)."""
+        return self.replaying or bool(self.summing_up)
 
     # ================================================================ events
 
@@ -199,8 +254,9 @@ class GameScreen:
 
     # ================================================================ the end
 
-    def result_json(self) -> dict[str, Any]:
-        return {"standings": self.standings(), "scores": self.face.standings_json(self.match)}
+    def result_json(self, match: Match | None = None) -> dict[str, Any]:
+        match = match or self.match
+        return {"standings": self.standings(match), "scores": self.face.standings_json(match)}
 
 
 # ============================================================================ the table's events
@@ -223,7 +279,7 @@ def _state_changed(screen: GameScreen, event: out.StateChanged) -> None:
     screen._before = now
     screen.term.emit({"event": "move", "hand": screen.hand, "seat": seat, "name": screen.real_names[seat],
                       "move": text, "table": None if now is None else screen.face.view_json(now)})
-    if screen.replaying or screen.term.json:
+    if screen.summing or screen.term.json:
         return
     for line in screen.face.before_move(seat, text, before):
         screen.log(line, alone=True)
@@ -239,9 +295,9 @@ def _progress(screen: GameScreen, kind: str, seats: tuple[int, ...]) -> None:
         screen._before = screen.view()
     if kind == "shuffle":
         screen._shuffles[screen.hand] = screen._shuffles.get(screen.hand, 0) + 1
-        if screen._shuffles[screen.hand] == screen.n:
+        if screen._shuffles[screen.hand] == screen.shufflers:
             _deal_line(screen)
-    if not screen.replaying:
+    if not screen.summing:
         screen.activity(describe.progress(kind, seats, screen.names, screen.hand) + "…")
 
 
@@ -250,8 +306,8 @@ def _deal_line(screen: GameScreen) -> None:
     dealer = getattr(view, "dealer", None)
     screen.term.emit({"event": "deal", "hand": screen.hand, "dealer": dealer, "dealt_by": screen.dealer,
                       "shuffles": screen._shuffles.get(screen.hand, 0)})
-    if not screen.replaying:
-        screen.say(Text(describe.deal_line(screen.hand, screen.n, screen.dealer), style="dim"))
+    if not screen.summing:
+        screen.say(Text(describe.deal_line(screen.hand, screen.shufflers, screen.dealer), style="dim"))
 
 
 @renders(out.HandOver)
@@ -264,46 +320,48 @@ def _hand_over(screen: GameScreen, event: out.HandOver) -> None:
         "result": "\n".join(t.plain for t in result), "outcome": face.result_json(event.state),
         "audit": {"ok": audit.ok, "seat": audit.seat, "rule": audit.rule, "move": audit.step,
                   "message": audit.message},
-        "verified": describe.audit_text(audit, screen.dealer), **screen.result_json(),
+        "verified": describe.audit_text(audit, screen.dealer), **screen.result_json(event.match),
     })
     screen.hand = event.hand + 1
     screen._before = None
-    if screen.term.json:
-        return
+    if not screen.term.json:
+        _hand_result(screen, event, result)
+    going_on.announce_out(screen, event.hand, event.match)
+
+
+def _hand_result(screen: GameScreen, event: out.HandOver, result: list[Text]) -> None:
     screen.flush()
-    if screen.replaying:  # a hand played before a resume: one line, not the whole story again
+    if screen.summing:  # a hand played before a resume, or without this seat: one line
         first = result[0].plain if result else ""
-        screen.say(Text(f"Hand {event.hand + 1} (replayed from the journal): {first}", style="dim"))
+        how = "replayed from the journal" if screen.replaying else screen.summing_up
+        screen.say(Text(f"Hand {event.hand + 1} ({how}): {first}", style="dim"))
         return
     screen.term.hide_status()
     screen.say(Rule(Text(f"Hand {event.hand + 1} over", style="bold")))
     for line in result:
         screen.say(line)
-    screen.say(describe.audit_line(audit, screen.dealer, screen.names))
-    if not screen.table.over:  # at the end of the match the standings follow as its result
-        screen.say(Text(screen.standings(), style="dim"))
+    screen.say(describe.audit_line(event.audit, screen.dealer, screen.names))
+    if event.match is None or not event.match.over:  # the match's end gives the standings as its result
+        screen.say(Text(screen.standings(event.match), style="dim"))
 
 
 @renders(out.MatchOver)
 def _match_over(screen: GameScreen, event: out.MatchOver) -> None:
     lines = screen.face.match_result(screen.match, event.summary)
+    screen.summing_up = ""
     screen.term.emit({"event": "match_over", "summary": event.summary, "digest": screen.table.digest().hex(),
-                      "result": "\n".join(t.plain for t in lines), **screen.result_json()})
+                      "result": "\n".join(t.plain for t in lines), "abandoned": event.abandoned,
+                      **screen.result_json()})
     if screen.term.json:
         return
     screen.flush()
     screen.term.hide_status()
     screen.say(Rule(Text("Match over", style="bold")))
+    if event.abandoned:
+        screen.say(Text("The match ended early: the last two players were left and one of them was silent, "
+                        "so the other ended it. It is recorded as abandoned.", style="bold yellow"))
     for line in lines:
         screen.say(line)
-
-
-@renders(out.Fault)
-def _fault(screen: GameScreen, event: out.Fault) -> None:
-    screen.term.emit({"event": "fault", "seat": event.seat, "kind": event.kind, "step": event.step,
-                      "message": event.message})
-    screen.term.hide_status()
-    screen.say(describe.fault_line(event, screen.names))
 
 
 @renders(out.YourTurn, out.Waiting, out.Rejected)
@@ -311,5 +369,7 @@ def _quiet(screen: GameScreen, event: object) -> None:
     """Turns are shown by the command that reads the answer; waiting and refused frames by the
     network's own line (who the game waits for)."""
 
+
+from p2pcards.cli.screen import going_on  # noqa: E402  (its renderers need the registry above)
 
 __all__ = ["RENDERERS", "WIDTH", "GameScreen", "renders"]

@@ -20,6 +20,15 @@ def count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
+def duration(seconds: int) -> str:
+    """``45 s``, ``5 min``, ``2 min 30 s``."""
+    seconds = max(0, seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, rest = divmod(seconds, 60)
+    return f"{minutes} min" + (f" {rest} s" if rest else "")
+
+
 def join(items: Sequence[str]) -> str:
     """``Anna``, ``Anna and Boris``, ``Anna, Boris and Clara``."""
     items = list(items)
@@ -71,4 +80,4 @@ def _lower_you(text: str, at: int) -> str:
     return "you"
 
 
-__all__ = ["YOU", "all_seats", "count", "join", "possessive", "verb", "with_names", "you_case"]
+__all__ = ["YOU", "all_seats", "count", "duration", "join", "possessive", "verb", "with_names", "you_case"]

@@ -118,6 +118,27 @@ class Face:
     def hand_result(self, state: HandState, summary: str) -> list[Text]:
         return [Text(words.with_names(line, self.names, self.me)) for line in summary.splitlines()]
 
+    def goes_on_without(self, seats: Sequence[int]) -> str:
+        """What the match does from the next hand without ``seats`` (voted out, or named cheaters)."""
+        them, their = self.them(seats)
+        return f"The match goes on without {them}; {their} results so far stay in the standings."
+
+    def dealt_again(self, seats: Sequence[int]) -> str:
+        """How a void hand is dealt again after a verdict on ``seats`` (`` without Anna``)."""
+        return f" without {words.join([self.name(s) for s in seats])}" if seats else ""
+
+    out_rule = ""
+    """The rule that puts a player out of the match for good (Azi: A15)."""
+
+    def out_line(self, seat: int, score: int) -> str:
+        """``seat`` takes no further part in the match (Azi: it cannot pay the ante)."""
+        name = self.name(seat)
+        return words.you_case(f"{name} {words.verb(name, 'is')} out of the match ({score}).")
+
+    def them(self, seats: Sequence[int]) -> tuple[str, str]:
+        """The pronouns for ``seats``: ``("you", "your")`` for this seat alone, else ``("them", "their")``."""
+        return ("you", "your") if tuple(seats) == (self.me,) else ("them", "their")
+
     def match_result(self, match: Match | None, summary: str) -> list[Text]:
         return [Text(words.with_names(summary, self.names, self.me), style="bold")]
 

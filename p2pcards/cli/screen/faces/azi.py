@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import RenderableType
@@ -199,6 +200,18 @@ class Face(faces.Face):
         if self.after(seat, text, before, now):
             return True
         return isinstance(before, AziView) and isinstance(now, AziView) and before.phase != now.phase
+
+    out_rule = "A15"
+
+    def out_line(self, seat: int, score: int) -> str:
+        name = self.name(seat)
+        return words.you_case(
+            f"{name} cannot pay the ante: {name} {words.verb(name, 'is')} out of the match with "
+            f"{words.count(score, 'chip')} (rule A15); they stay in the standings.")
+
+    def goes_on_without(self, seats: Sequence[int]) -> str:
+        them, their = self.them(seats)
+        return f"The match goes on without {them}; {their} chips stay in the standings, frozen."
 
     def hand_result(self, state: HandState, summary: str) -> list[Text]:
         r = state.result

@@ -190,6 +190,10 @@ class Face(faces.Face):
             "show": "you hold no trump" if arg == "none" else "your lowest trump (the lowest leads)",
         }.get(verb, "")
 
+    def goes_on_without(self, seats: Sequence[int]) -> str:
+        them, their = self.them(seats)
+        return f"The series goes on without {them}; {their} points stay in the standings, frozen."
+
     def hand_result(self, state: HandState, summary: str) -> list[Text]:
         r = state.result
         if not isinstance(r, DurakResult):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import RenderableType
@@ -15,7 +16,7 @@ from p2pcards.games import HandState, Match, View
 from p2pcards.games.cards import SPADES, card_text
 from p2pcards.games.spades.match import SpadesMatch
 from p2pcards.games.spades.scoring import TEAMS, HandResult
-from p2pcards.games.spades.state import SpadesView
+from p2pcards.games.spades.state import SpadesState, SpadesView, trick_winner
 
 
 class Face(faces.Face):
@@ -65,8 +66,44 @@ class Face(faces.Face):
                 last.append_text(cv.card(c))
             last.append(f"  ({self.name(v.leader)} took it)", style="dim")
             lines.append(last)
+        for seat in v.dummies:
+            if seat != self.me:
+                lines.append(self.dummy_line(v, seat))
         lines.append(self.hand_line(v))
+        if self.me in v.dummies:
+            lines.append(Text("Your seat is an open dummy: your cards are face up and played by the dummy "
+                              "policy (`return` asks to play again).", style="dim"))
         return lines
+
+    def dummy_line(self, v: SpadesView, seat: int) -> Text:
+        """An open dummy's cards, face up for everyone."""
+        line = Text(f"{words.possessive(self.name(seat))} cards (open dummy): ", style="bold")
+        held = dummy_cards(v, seat)
+        if held:
+            line.append_text(cv.cards(cv.sorted_hand(held, SPADES)))
+        else:
+            line.append("none left", style="dim")
+        return line
+
+    def who(self, view: View, seat: int) -> Text:
+        text = super().who(view, seat)
+        if seat in _spades(view).dummies:
+            text.append(" (dummy)", style="dim")
+        return text
+
+    def dealt_again(self, seats: Sequence[int]) -> str:
+        if not seats:
+            return ""
+        whose = words.possessive(words.join([self.name(s) for s in seats]))
+        return f", with {whose} {'seat' if len(seats) == 1 else 'seats'} as an open dummy"
+
+    def goes_on_without(self, seats: Sequence[int]) -> str:
+        _, their = self.them(seats)
+        whose = "Your" if their == "your" else words.possessive(words.join([self.name(s) for s in seats]))
+        seat = "seat is" if len(seats) == 1 else "seats are"
+        return (f"From the next deal {whose} {seat} an open dummy: {their} cards are dealt face up to "
+                f"everyone and played by the dummy policy that every player's program runs the same way; "
+                f"{their} team keeps its score.")
 
     # ------------------------------------------------------------------ wording
 
@@ -85,18 +122,38 @@ class Face(faces.Face):
             line.append_text(cv.move(text))
         return line
 
+    def __init__(self, names: Sequence[str], me: int) -> None:
+        super().__init__(names, me)
+        self._trick: list[tuple[int, int]] = []
+        """The plays of the trick being played, as the moves were shown.  Kept here rather than read
+        from the views: an open dummy's moves are made in the same breath as the move before them,
+        so the view after one of them may already show the next."""
+        self._bids = 0
+        self._took: int | None = None
+
     def after(self, seat: int, text: str, before: View | None, now: View | None) -> list[Text]:
-        if not text.startswith("play ") or not isinstance(now, SpadesView):
+        self._took = None
+        if text.startswith("bid"):
+            self._trick = []
+            self._bids += 1
             return []
+        if not text.startswith("play "):
+            return []
+        self._bids = 0
         played = cv.cards_in(text)[0]
-        if now.trick or not now.last_trick or now.last_trick[-1] != (seat, played):
+        if not self._trick and isinstance(before, SpadesView) and before.trick and len(before.trick) < 4 \
+                and all(c != played for _, c in before.trick):
+            self._trick = list(before.trick)  # shown from the middle of a trick (a resumed game)
+        self._trick.append((seat, played))
+        if len(self._trick) < 4:
             return []
-        winner = self.name(now.leader)
+        self._took = trick_winner(self._trick)
+        self._trick = []
+        winner = self.name(self._took)
         return [Text(f"{winner} {words.verb(winner, 'takes')} the trick.", style="dim")]
 
     def ends_group(self, seat: int, text: str, before: View | None, now: View | None) -> bool:
-        return bool(self.after(seat, text, before, now)) or (
-            isinstance(now, SpadesView) and text.startswith("bid") and all(b is not None for b in now.bids))
+        return self._took is not None or (text.startswith("bid") and self._bids % 4 == 0)
 
     def hint(self, text: str, view: View) -> str:
         return "take no trick: ±100" if text == "bid nil" else ""
@@ -135,6 +192,7 @@ class Face(faces.Face):
             "trick": [[s, card_text(c)] for s, c in v.trick], "leader": v.leader,
             "last_trick": [[s, card_text(c)] for s, c in v.last_trick], "spades_broken": v.spades_broken,
             "scores": list(v.scores), "bags": list(v.bags), "contracts": list(v.contracts),
+            "dummies": {str(d): [card_text(c) for c in dummy_cards(v, d)] for d in v.dummies},
         }
 
     def result_json(self, state: HandState) -> dict[str, Any]:
@@ -151,6 +209,12 @@ class Face(faces.Face):
         return {"teams": [{"seats": list(TEAMS[t]), "score": match.scores[t], "bags": match.bags[t]}
                           for t in (0, 1)],
                 "hands_played": match.hands_played, "target": match.rules.target, "winner": match.winner}
+
+
+def dummy_cards(view: SpadesView, seat: int) -> tuple[int, ...]:
+    """The cards an open dummy still holds: dealt face up, so every seat's replica knows them."""
+    masked = view._masked
+    return masked.held(seat) if isinstance(masked, SpadesState) else ()
 
 
 def _spades(view: View) -> SpadesView:

@@ -1,0 +1,186 @@
+"""The questions open for the person at a LAN seat, and where their answers go.
+
+The table's questions arrive while the network goes on (a seat goes silent during the person's own
+turn, a seat asks to come back in the middle of a hand), so more than one may be open: they are
+answered oldest first, and a line that answers none of them is left to the turn and the commands.
+A question the table has moved past is dropped (the silent seat spoke after all, the hand went on by
+itself at the deadline, the seat that asked is back); a silent seat's deadline is counted down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from rich.text import Text
+
+from p2pcards.cli.screen import questions, words
+from p2pcards.cli.screen.questions import Question
+from p2pcards.cli.screen.screen import GameScreen
+
+COUNTDOWN_S = (120, 60, 30, 10)
+"""Seconds before a silent seat's deadline at which the screen says how long is left."""
+
+
+class Answers(Protocol):
+    """Where the answers go: a ``p2pcards.net.node.Node`` (or a table's shell of the same shape)."""
+
+    def decide_silent(self, go_on: bool) -> None: ...
+
+    def admit(self, seat: int, yes: bool) -> None: ...
+
+    def ask_to_return(self) -> None: ...
+
+
+class OpenQuestions:
+    """The person's open questions at one seat (``screen``); ``leave`` ends the game for them."""
+
+    def __init__(self, screen: GameScreen, answers: Answers, leave: Callable[[], None]) -> None:
+        self.screen = screen
+        self.answers = answers
+        self.leave = leave
+        self.open: list[Question] = []
+        self._shown: list[Question] = []
+        self._counted: dict[int, int] = {}
+        """Per silent step, the last countdown mark said."""
+        self.returning = False
+        """This seat asked to be dealt in again and waits for the others to sign it."""
+
+    @property
+    def current(self) -> Question | None:
+        return self.open[0] if self.open else None
+
+    def add(self, question: Question) -> None:
+        """Open ``question`` (replacing an open one of the same kind about the same seats)."""
+        self.open = [q for q in self.open if (q.kind, q.seats) != (question.kind, question.seats)]
+        self.open.append(question)
+
+    def show(self) -> None:
+        """Say what the current question is about (once), and tell programs what the next line answers."""
+        question = self.current
+        if question is None or any(q is question for q in self._shown):
+            return
+        self._shown = [q for q in self._shown if any(q is o for o in self.open)] + [question]
+        term = self.screen.term
+        term.emit({"event": "prompt", "prompt": question.prompt.strip(), "question": question.kind,
+                   "seats": list(question.seats), **question.fields})
+        for line in question.lines:
+            self.screen.say(line)
+
+    def take(self, raw: str) -> bool:
+        """Answer the current question with ``raw`` if it is an answer to it; whether it was."""
+        question = self.current
+        meaning = None if question is None else question.read(raw)
+        if question is None or meaning is None:
+            return False
+        self.open.pop(0)
+        self.screen.term.emit({"event": "answer", "question": question.kind, "answer": meaning,
+                               "seats": list(question.seats)})
+        self._carry_out(question, meaning)
+        return True
+
+    def ask_to_return(self) -> None:
+        """Ask the seats still playing to deal this seat in again (``return``, or its question);
+        once is enough until they answer."""
+        self.open = [q for q in self.open if q.kind != questions.RETURN]
+        if self.returning:
+            return
+        self.returning = True
+        hand = max(self.screen.table.hand_number, 0)
+        self.screen.term.emit({"event": "returning", "hand": hand})
+        self.answers.ask_to_return()
+        self.screen.say(Text(f"You asked to play again: the players still at the table sign your return at "
+                             f"the end of hand {hand + 1}, and you are dealt in from the next one.",
+                             style="bold"))
+
+    def _carry_out(self, question: Question, meaning: str) -> None:
+        names = self.screen.names
+        if question.kind == questions.SILENT:
+            self.answers.decide_silent(meaning == "go")
+            who = words.join([names[s] for s in question.seats])
+            if meaning == "go":
+                self.screen.say(Text(f"Your program votes to go on without {who}; the table goes on once "
+                                     "the other players' programs agree.", style="dim"))
+            else:
+                self.screen.say(Text(f"You keep waiting for {who}; you are asked again if they stay silent.",
+                                     style="dim"))
+        elif question.kind == questions.ADMIT:
+            seat = question.seats[0]
+            self.answers.admit(seat, meaning == "yes")
+            said = "your program signs their return with this hand's seal" if meaning == "yes" else \
+                "they stay out; they may ask again"
+            self.screen.say(Text(f"{names[seat]}: {said}.", style="dim"))
+        elif question.kind == questions.RETURN:
+            if meaning == "ask":
+                self.ask_to_return()
+            else:
+                self.screen.say(Text("You watch the others play on; type `return` at any time to ask to "
+                                     "play again, `quit` to leave.", style="dim"))
+        elif question.kind == questions.OUT:
+            if meaning == "leave":
+                self.leave()
+            else:
+                self.screen.say(Text("You watch the others play on; `quit` leaves at any time.", style="dim"))
+
+    # ------------------------------------------------------------------ as the table moves on
+
+    def prune(self) -> None:
+        """Drop the questions the table has moved past (saying so for a silent seat that spoke)."""
+        kept = []
+        for question in self.open:
+            reason = self._moot(question)
+            if reason is None:
+                kept.append(question)
+                continue
+            self.screen.term.emit({"event": "moot", "question": question.kind, "seats": list(question.seats),
+                                   "reason": reason})
+            if reason == "spoke":
+                who = words.join([self.screen.names[s] for s in question.seats])
+                self.screen.say(Text(f"{who} answered after all: no need to decide.", style="dim"))
+        self.open = kept
+        if self.returning and self.screen.me not in self.screen.table.seats_out:
+            self.returning = False
+
+    def _moot(self, question: Question) -> str | None:
+        table = self.screen.table
+        if table.over or table.stopped is not None:
+            return "over"
+        me = self.screen.me
+        out = table.seats_out
+        if question.kind == questions.SILENT:
+            if me in out:
+                return "out"
+            if table.chain.step != question.step or not set(question.seats) <= set(table.waiting_for):
+                return "spoke" if not any(s in out for s in question.seats) else "went on"
+        elif question.kind == questions.ADMIT:
+            if question.seats[0] not in out:
+                return "back"
+        elif question.kind == questions.RETURN and (me not in out or self.returning):
+            return "back" if me not in out else "asked"
+        return None
+
+    def countdown(self) -> None:
+        """At each mark of ``COUNTDOWN_S`` before a silent seat's deadline, say how long is left."""
+        question = self.current
+        if question is None or question.kind != questions.SILENT or question.auto_at is None:
+            return
+        left = (question.auto_at - self.screen.now_ms()) // 1000
+        marks = [m for m in COUNTDOWN_S if left <= m]
+        if not marks:
+            return
+        mark = marks[-1]
+        if self._counted.get(question.step, 1 << 30) <= mark:
+            return
+        self._counted[question.step] = mark
+        first = question.fields.get("auto_in_s")
+        if isinstance(first, int) and first <= mark:
+            return  # the question itself said as much a moment ago
+        self.screen.term.emit({"event": "countdown", "question": question.kind, "seats": list(question.seats),
+                               "seconds": max(0, left)})
+        who = words.join([self.screen.names[s] for s in question.seats])
+        action = "ends the match" if question.fields.get("end_match") else f"goes on without {who}"
+        self.screen.say(Text(f"The table {action} by itself in {words.duration(max(0, left))} unless you "
+                             "answer.", style="yellow"))
+
+
+__all__ = ["COUNTDOWN_S", "Answers", "OpenQuestions"]

@@ -1,0 +1,193 @@
+"""The game going on without a seat, on the screen: who was removed and why, a void hand dealt again,
+who plays each deal (open dummies included), who comes back, the questions the table puts to a person
+(keep waiting for a silent seat? admit a seat back?), and a seat out of the match (Azi, rule A15).
+
+Only ``Table.stopped`` is "the game stopped"; every other verdict voids at most one hand and the
+match goes on, and the screen says how.  The renderers register themselves in ``screen.RENDERERS``
+(``screen`` imports this module).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from p2pcards.cli.screen import describe, questions, words
+from p2pcards.cli.screen.screen import GameScreen, renders
+from p2pcards.games import Match
+from p2pcards.table import outputs as out
+
+AWAY = "played without you"
+"""How a hand is summed up while this seat catches up with what it missed (voted out)."""
+
+
+# ============================================================================ verdicts
+
+
+@renders(out.Fault)
+def _fault(screen: GameScreen, event: out.Fault) -> None:
+    if screen.table.stopped is event:
+        _stopped(screen, event)
+        return
+    seats = event.seats or (event.seat,)
+    names = [screen.real_names[s] for s in seats if 0 <= s < screen.n]
+    if event.kind == "return":
+        return  # said with the seating of the hand the seat is dealt in again at (``_seating``)
+    screen.term.emit({"event": "fault", "seat": event.seat, "kind": event.kind, "step": event.step,
+                      "message": event.message, "hand": event.hand, "seats": list(seats), "names": names,
+                      "stopped": False})
+    goes_on = screen.face.goes_on_without(seats)
+    lines = describe.verdict_lines(event, screen.names, screen.genesis.timeout_ms // 1000, goes_on)
+    screen.term.hide_status()
+    if screen.replaying:
+        screen.say(Text(lines[0].plain, style="dim"))
+    else:
+        for line in lines:
+            screen.say(line)
+    if screen.me not in seats:
+        return
+    screen.removed = event.kind
+    if not screen.replaying:
+        # What the others played meanwhile may come in one burst (a seat that was cut off catches
+        # up): one line a hand, until the command driving the screen says what happened and asks
+        # what to do (``GameScreen.ask_if_out``).
+        screen.summing_up = AWAY
+
+
+def _stopped(screen: GameScreen, event: out.Fault) -> None:
+    seats = event.seats or ((event.seat,) if event.seat >= 0 else ())
+    screen.term.emit({"event": "fault", "seat": event.seat, "kind": event.kind, "step": event.step,
+                      "message": event.message, "hand": event.hand, "seats": list(seats),
+                      "names": [screen.real_names[s] for s in seats if 0 <= s < screen.n], "stopped": True})
+    screen.term.hide_status()
+    screen.say(describe.fault_line(event, screen.names))
+
+
+@renders(out.HandVoid)
+def _hand_void(screen: GameScreen, event: out.HandVoid) -> None:
+    seats = tuple(s for v in event.verdicts for s in (v.seats or (v.seat,)) if 0 <= s < screen.n)
+    screen.term.emit({"event": "hand_void", "hand": event.hand, "seats": list(seats),
+                      "names": [screen.real_names[s] for s in seats],
+                      "kinds": [v.kind for v in event.verdicts]})
+    screen.restart_hand(event.hand)
+    screen.voided = event.hand
+    if not screen.replaying:
+        screen.say(describe.void_line(event.hand, screen.face.dealt_again(seats)))
+
+
+# ============================================================================ who plays
+
+
+@renders(out.Seating)
+def _seating(screen: GameScreen, event: out.Seating) -> None:
+    before, screen.seating = screen.seating, event
+    screen.term.emit({
+        "event": "seating", "hand": event.hand, "playing": list(event.playing),
+        "dummies": list(event.dummies),
+        "out": [{"seat": s, "name": screen.real_names[s], "why": w} for s, w in event.out],
+    })
+    if screen.me in event.playing:
+        screen.removed = None
+    if before is None or screen.replaying:
+        return
+    was_out = {*dict(before.out), *before.dummies}
+    back = [s for s in event.playing if s not in before.playing and s in was_out]
+    dummies = [s for s in event.dummies if s not in before.dummies]
+    if back:
+        screen.term.emit({"event": "returned", "seats": back, "names": [screen.real_names[s] for s in back],
+                          "hand": event.hand})
+        screen.say(describe.back_line(back, screen.names, event.hand))
+    for seat in dummies if screen.voided != event.hand else ():  # the void hand's line said so
+        whose = words.possessive(screen.names[seat])
+        screen.say(Text(f"Hand {event.hand + 1}: {whose} seat is an open dummy (cards face up, played by the "
+                        "dummy policy).", style="dim"))
+    changed = set(event.playing) != set(before.playing)
+    if changed and not dummies and not back and screen.voided != event.hand:
+        screen.say(describe.playing_line(event.hand, event.playing, screen.names))
+
+
+@renders(out.Sealed)
+def _sealed(screen: GameScreen, event: out.Sealed) -> None:
+    screen.term.emit({"event": "sealed", "hand": event.hand, "seats": list(event.seats)})
+
+
+@renders(out.VotesContradicted)
+def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
+    screen.term.emit({"event": "votes_contradicted", "step": event.step, "voters": list(event.voters),
+                      "named": list(event.named)})
+    screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names))
+
+
+# ============================================================================ the table's questions
+
+
+@renders(out.SilentSeats)
+def _silent(screen: GameScreen, event: out.SilentSeats) -> None:
+    names = [screen.real_names[s] for s in event.seats]
+    auto_in = None if event.auto_at is None else max(0, (event.auto_at - screen.now_ms()) // 1000)
+    waited = event.waited_ms // 1000
+    screen.term.emit({"event": "silent", "step": event.step, "seats": list(event.seats), "names": names,
+                      "waited_s": waited, "ask": event.ask, "auto_in_s": auto_in,
+                      "end_match": event.end_match})
+    if not event.ask:
+        return
+    shown = describe.seat_names(event.seats, screen.names)
+    screen.ask(questions.silent(shown, len(event.seats) > 1, waited, event.end_match, auto_in, event.seats,
+                                event.step, event.auto_at))
+
+
+@renders(out.ReturnAsked)
+def _return_asked(screen: GameScreen, event: out.ReturnAsked) -> None:
+    screen.term.emit({"event": "return_asked", "seat": event.seat, "name": screen.real_names[event.seat]})
+    screen.ask(questions.admit(screen.names[event.seat], event.seat))
+
+
+# ============================================================================ out of the match (Azi A15)
+
+
+def newly_out(screen: GameScreen, match: Match | None) -> list[tuple[int, int]]:
+    """Seats the match has just put out for good (Azi A15: cannot pay the ante), with their score;
+    each is reported once."""
+    if match is None:
+        return []
+    found = []
+    for standing in match.standings().seats:
+        if standing.status == "out" and standing.seat not in screen.out_of_match:
+            screen.out_of_match.add(standing.seat)
+            found.append((standing.seat, standing.score))
+    return found
+
+
+def announce_out(screen: GameScreen, hand: int, match: Match | None) -> None:
+    """After hand ``hand``: say who is out of the match now, and ask this seat's person, if it is
+    out while the others play on, whether to watch or leave."""
+    found = newly_out(screen, match)
+    for seat, score in found:
+        screen.term.emit({"event": "out_of_match", "hand": hand, "seat": seat,
+                          "name": screen.real_names[seat], "score": score, "you": seat == screen.me,
+                          "rule": screen.face.out_rule})
+        if not screen.replaying:
+            style = "bold yellow" if seat == screen.me else "yellow"
+            screen.say(Text(screen.face.out_line(seat, score), style=style))
+    if any(seat == screen.me for seat, _ in found) and not screen.replaying:
+        screen.ask_if_out(match)
+
+
+def out_question(screen: GameScreen) -> questions.Question | None:
+    """What to ask this seat's person now that it does not play: come back (voted out), or watch
+    or leave (out of chips, or named a cheater); None while it plays, or once the match is over."""
+    table = screen.table
+    if table.over or table.stopped is not None:
+        return None
+    if screen.me in screen.out_of_match:
+        return questions.out_of_match((Text("You may watch the others play the match to its end, or leave "
+                                            "now: the result is in your journal either way.", style="dim"),))
+    why = table.seats_out.get(screen.me)
+    if why == "silent":
+        return questions.come_back(max(table.hand_number, 0))
+    if why == "cheat":
+        return questions.out_of_match((Text("A seat named a cheater cannot come back to this match.",
+                                            style="dim"),))
+    return None
+
+
+__all__ = ["AWAY", "announce_out", "newly_out", "out_question"]

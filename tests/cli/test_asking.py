@@ -1,0 +1,166 @@
+"""The questions open at a LAN seat (``p2pcards.cli.screen.asking``): answered oldest first with the
+words they show, passed on to the node, dropped once the table has moved past them, and a silent
+seat's deadline counted down.  The replica is a stand-in that answers what the questions read of it
+(the step, whom it waits for, who is out); the node records what it was told."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+
+from p2pcards.cli.screen import questions
+from p2pcards.cli.screen.asking import OpenQuestions
+from p2pcards.cli.screen.output import Terminal
+from p2pcards.cli.screen.schema import problems
+from p2pcards.cli.screen.screen import GameScreen
+from p2pcards.table.genesis import make_genesis
+from p2pcards.wire import key_from_seed, public_bytes
+
+NAMES = ("You", "Ann", "Bob")
+
+
+@dataclass
+class Chain:
+    step: int = 40
+
+
+@dataclass
+class Replica:
+    """What the questions read of a ``Table``."""
+
+    chain: Chain = field(default_factory=Chain)
+    waiting_for: tuple[int, ...] = (2,)
+    seats_out: dict[int, str] = field(default_factory=dict)
+    over: bool = False
+    stopped: object = None
+    hand_number: int = 3
+
+
+@dataclass
+class Node:
+    told: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def decide_silent(self, go_on: bool) -> None:
+        self.told.append(("decide_silent", go_on))
+
+    def admit(self, seat: int, yes: bool) -> None:
+        self.told.append(("admit", seat, yes))
+
+    def ask_to_return(self) -> None:
+        self.told.append(("ask_to_return",))
+
+
+class Seat:
+    def __init__(self) -> None:
+        genesis = make_genesis("durak", [(n, public_bytes(key_from_seed(bytes([i + 1]) * 32)))
+                                         for i, n in enumerate(NAMES)], timeout_ms=300_000)
+        self.replica = Replica()
+        self.text = io.StringIO()
+        self.lines = io.StringIO()
+        self.now = 0
+        self.screen = GameScreen(Terminal(Console(file=self.text, width=80, color_system=None)), genesis, 0,
+                                 lambda: self.replica, NAMES)  # type: ignore[arg-type, return-value]
+        self.screen.clock = lambda: self.now
+        self.json_screen = GameScreen(Terminal(json_mode=True, stream=self.lines), genesis, 0,
+                                      lambda: self.replica, NAMES)  # type: ignore[arg-type, return-value]
+        self.node = Node()
+        self.left = False
+        self.open = OpenQuestions(self.screen, self.node, self._leave)
+        self.json_open = OpenQuestions(self.json_screen, Node(), self._leave)
+
+    def _leave(self) -> None:
+        self.left = True
+
+    def events(self) -> list[dict[str, Any]]:
+        found = [json.loads(line) for line in self.lines.getvalue().splitlines()]
+        assert all(problems(e) == [] for e in found), found
+        return found
+
+
+def silent(auto_at: int = 300_000) -> questions.Question:
+    return questions.silent("Bob", False, 300, False, (auto_at // 1000), (2,), 40, auto_at)
+
+
+def test_an_answer_goes_to_the_oldest_question_and_other_lines_are_left_alone() -> None:
+    seat = Seat()
+    seat.open.add(silent())
+    seat.open.add(questions.admit("Ann", 1))
+    assert not seat.open.take("1")  # a move number is not an answer: it is left to the turn
+    assert not seat.open.take("table")
+    assert seat.open.take("n")
+    assert seat.node.told == [("decide_silent", False)]
+    assert [q.kind for q in seat.open.open] == [questions.ADMIT]
+    assert seat.open.take(" Yes ")
+    assert seat.node.told[-1] == ("admit", 1, True) and seat.open.open == []
+    assert "You keep waiting for Bob" in seat.text.getvalue()
+
+
+def test_a_question_is_shown_once_and_told_to_programs_with_its_kind() -> None:
+    seat = Seat()
+    seat.json_open.add(silent())
+    seat.json_open.show()
+    seat.json_open.show()
+    prompts = [e for e in seat.events() if e["event"] == "prompt"]
+    assert len(prompts) == 1 and prompts[0]["question"] == "silent" and prompts[0]["seats"] == [2]
+    assert prompts[0]["prompt"].startswith("Go on without Bob? [y = go on, n = keep waiting]")
+    assert seat.json_open.take("go")
+    assert seat.events()[-1] == {"event": "answer", "question": "silent", "answer": "go", "seats": [2]}
+
+
+def test_a_silent_seat_that_speaks_after_all_needs_no_answer() -> None:
+    seat = Seat()
+    seat.open.add(silent())
+    seat.open.prune()
+    assert len(seat.open.open) == 1  # still silent, still at step 40
+    seat.replica.chain.step = 41
+    seat.replica.waiting_for = (1,)
+    seat.open.prune()
+    assert seat.open.open == [] and seat.node.told == []
+    assert "Bob answered after all: no need to decide." in seat.text.getvalue()
+
+
+def test_a_question_the_table_went_past_is_dropped_quietly() -> None:
+    seat = Seat()
+    seat.open.add(silent())
+    seat.open.add(questions.admit("Ann", 1))
+    seat.replica.seats_out = {1: "silent", 2: "silent"}  # the table went on without Bob by itself
+    seat.replica.chain.step = 50
+    seat.open.prune()
+    assert [q.kind for q in seat.open.open] == [questions.ADMIT]  # Ann is still out: still asked
+    seat.replica.seats_out = {2: "silent"}  # Ann was admitted by the others meanwhile
+    seat.open.prune()
+    assert seat.open.open == [] and "no need to decide" not in seat.text.getvalue()
+
+
+def test_asking_to_return_is_sent_once_until_the_others_answer() -> None:
+    seat = Seat()
+    seat.replica.seats_out = {0: "silent"}
+    seat.open.add(questions.come_back(3))
+    assert seat.open.take("y")
+    seat.open.ask_to_return()  # `return` typed again meanwhile
+    assert seat.node.told == [("ask_to_return",)] and seat.open.returning
+    seat.replica.seats_out = {}  # dealt in again
+    seat.open.prune()
+    assert not seat.open.returning
+
+
+def test_out_of_the_match_leave_ends_the_game_for_the_player() -> None:
+    seat = Seat()
+    seat.open.add(questions.out_of_match(()))
+    assert not seat.open.take("y")  # watch or leave: y is not one of its answers
+    assert seat.open.take("l") and seat.left
+
+
+def test_the_deadline_of_a_silent_seat_is_counted_down() -> None:
+    seat = Seat()
+    seat.json_screen.clock = lambda: seat.now
+    seat.json_open.add(silent(auto_at=300_000))
+    for now in range(0, 300_001, 5_000):
+        seat.now = now
+        seat.json_open.countdown()
+    said = [e["seconds"] for e in seat.events() if e["event"] == "countdown"]
+    assert said == [120, 60, 30, 10]
