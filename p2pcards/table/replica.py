@@ -1340,6 +1340,11 @@ class Table:
             self._cheaters.setdefault(seat, fault)
             self._record(("cheat", seat), fault)
         carried = self._carried(att, self._silent_at_seal(att))
+        for change in sorted(carried):
+            if change.kind == RETURN:
+                # A request to come back is granted once: voted out again, the seat asks again.
+                self._returns.pop(change.seats[0], None)
+                self._admit.pop(change.seats[0], None)
         out_seats = self._out_seats()
         settled = att.settled
         assert settled is not None

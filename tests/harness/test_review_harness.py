@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from p2pcards.harness.run import run_game
 
 
@@ -14,12 +16,6 @@ def test_the_harness_judges_an_equivocation_in_seeded_spades() -> None:
     assert report.passed, report.problems
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SimNetwork.run stops as soon as done() (every honest replica over) with frames still in "
-    "flight — the late twin or the evidence relays — and _judge then demands that every honest "
-    "replica named the cheater",
-)
 @pytest.mark.parametrize(
     ("game", "peers", "seed", "byzantine", "faults", "dealer"),
     [

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
+
 from p2pcards.games import ActionError
 from p2pcards.table import outputs as out
 from p2pcards.wire import SignedMessage
@@ -182,11 +184,6 @@ def test_the_last_of_two_cannot_blame_the_other_for_its_own_silence() -> None:
     assert (0, "silent") not in verdicts(t0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_abandoned returns None for a complete attempt, so an abandon signed at the seal step is "
-    "kept but never ends the match (and _excused only looks at void votes)",
-)
 def test_the_last_of_two_can_end_the_match_when_the_other_vanishes_at_the_seal() -> None:
     """Two players.  Seat 1 vanishes for good once hand 0 is played, before it seals.  Seat 0 waits
     past twice the timeout and signs its ``abandon`` — and then waits for ever: DESIGN, "with two
@@ -208,11 +205,6 @@ def test_the_last_of_two_can_end_the_match_when_the_other_vanishes_at_the_seal()
     assert t0.over and t0.abandoned, f"seat 0 still waits at hand {t0.hand_number} for {t0.waiting_for}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_returns and _admit are never cleared once a return was admitted (_close), so _admissible "
-    "admits the seat again at every seal after it is voted out again",
-)
 def test_one_request_to_come_back_admits_a_seat_once() -> None:
     """Three seats, a four-hand series.  Seat 2 vanishes in hand 0 and is voted out; it sends one
     ``return`` request and is gone again.  The others admit it at the next seal, as they should, and
