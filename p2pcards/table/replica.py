@@ -112,6 +112,19 @@ class _Final:
         return self.payloads + [v.data for _, v in sorted(self.seal_votes.items())]
 
 
+@dataclass(frozen=True)
+class _Ending:
+    """The match ended by the seats left: every seat not named signed an ``abandon`` naming the same
+    silent seats at the same step."""
+
+    silent: tuple[int, ...]
+    messages: tuple[SignedMessage, ...]
+
+    @property
+    def step(self) -> int:
+        return self.messages[0].step
+
+
 @dataclass
 class _Asked:
     """The person's answer about the seats silent at the open step."""
@@ -119,6 +132,7 @@ class _Asked:
     key: tuple[bytes, int]
     seats: tuple[int, ...]
     since: int
+    end_match: bool
     go_on: bool | None = None
     asked_at: int = -1
 
@@ -180,7 +194,8 @@ class Table:
         self._accepted: set[bytes] = set()
         """Hashes of every accepted message's payload (only looked up, never iterated)."""
         self._votes: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
-        self._abandons: dict[tuple[int, bytes], SignedMessage] = {}
+        self._abandons: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
+        """Per step, each seat's signed end of the match there (the lowest seat's counts)."""
         self._returns: dict[int, SignedMessage] = {}
         self._evidence: dict[int, tuple[bytes, ...]] = {}
         """Per convicted seat, the payloads that prove it (a pair, or the evidence message)."""
@@ -210,6 +225,7 @@ class Table:
         self._open_key: tuple[bytes, int] | None = None
         self._last_retry = 0
         self._voted: set[tuple[bytes, int]] = set()
+        self._ended_at: set[tuple[bytes, int]] = set()
         self._asked: _Asked | None = None
         self._admit: dict[int, bool] = {}
         self._asking_return = False
@@ -701,25 +717,38 @@ class Table:
         self, peer: int | None, msg: SignedMessage, att: Attempt, silent: tuple[int, ...]
     ) -> None:
         active = att.active
-        if len(active) != 2 or msg.seat not in active or silent != tuple(s for s in active if s != msg.seat):
-            self._reject(peer, "bad abandon", "only the last of two players may end the match alone")
+        why = (
+            f"seat {msg.seat} is not playing this hand" if msg.seat not in active
+            else "a seat cannot name itself silent" if msg.seat in silent
+            else "a seat ends the match only when half the players or more are silent"
+            if 2 * len(silent) < len(active)
+            else None
+        )
+        if why is not None:
+            self._reject(peer, "bad abandon", why)
             return
-        if not set(silent) <= set(att.awaited_at(msg.step)):
-            self._reject(peer, "bad abandon", f"seat {silent[0]} was not awaited at step {msg.step}")
+        if not set(silent) <= set(active):
+            self._reject(peer, "bad abandon", f"seats {list(silent)} are not all playing this hand")
             return
-        if silent == (self.seat,) and att.holds(msg.step, silent[0]):
-            # Our own message for that step is here: the other player did not wait for it, or lies.
-            # With two players nobody can settle which; we do not take it against ourselves.
+        if not set(silent) & set(att.awaited_at(msg.step)):
+            self._reject(peer, "bad abandon", f"none of seats {list(silent)} was awaited at step {msg.step}")
+            return
+        if self.seat in silent and self._heard_at(att, msg.step, msg.prev, self.seat):
+            # Our own message (or vote) for that step is here: the others did not wait for it, or lie.
+            # Too few are left to settle which; we do not take it against ourselves.
             self._reject(peer, "bad abandon", f"seat {self.seat}'s message for step {msg.step} is held here")
             told = ("contradicted", msg.step, msg.prev, (msg.seat,))
             if told not in self._announced:
                 self._announced.add(told)
                 self._out.append(out.VotesContradicted(msg.step, (msg.seat,), silent))
             return
-        key = (msg.step, msg.prev)
-        if key in self._abandons:
+        ends = self._abandons.setdefault((msg.step, msg.prev), {})
+        prior = ends.get(msg.seat)
+        if prior is not None:
+            if prior.hash != msg.hash:
+                self._equivocation(Equivocation.of(prior, msg))
             return
-        self._abandons[key] = msg
+        ends[msg.seat] = msg
         self._keep(msg, own=msg.seat == self.seat)
 
     def _take_return(self, peer: int | None, msg: SignedMessage) -> None:
@@ -836,7 +865,8 @@ class Table:
             for _, vote in sorted(self._votes[key].items()):
                 yield vote.data
         for key in sorted(self._abandons):
-            yield self._abandons[key].data
+            for _, ended in sorted(self._abandons[key].items()):
+                yield ended.data
         for _, ret in sorted(self._returns.items()):
             yield ret.data
         if after < 2:
@@ -977,43 +1007,18 @@ class Table:
                 # turned up after all (verdicts learnt in another order): it counts, and so on.
                 self.over = False
                 self._seating_end = None
-            abandon = self._abandoned(att)
-            if abandon is not None:
+            ending = self._abandoned(att)
+            if ending is not None:
                 self._set_current(att)
-                silent = tuple(s for s in att.active if s != abandon.seat)
-                self._record(
-                    ("abandon", silent),
-                    out.Fault(
-                        silent[0],
-                        abandon.step,
-                        "silent",
-                        f"stayed silent; the other player ended the match (hand {att.hand + 1} is void)",
-                        (abandon.data,),
-                        hand=att.hand,
-                        seats=silent,
-                    ),
-                )
-                self._end(abandoned=True)
+                who = "the other player" if len(ending.messages) == 1 else "the others"
+                self._ended_by(ending, att, f"{who} ended the match (hand {att.hand + 1} is void)")
                 break
             if att.complete and att.sealed(self._excused(att)):
                 self._set_current(att)
                 ended = self._abandon_at_seal(att)
                 self._close(att)
                 if ended is not None and not self.over:
-                    silent = tuple(s for s in att.active if s != ended.seat)
-                    self._record(
-                        ("abandon", silent),
-                        out.Fault(
-                            silent[0],
-                            ended.step,
-                            "silent",
-                            f"did not seal hand {att.hand + 1}; the other player ended the match there",
-                            (ended.data,),
-                            hand=att.hand,
-                            seats=silent,
-                        ),
-                    )
-                    self._end(abandoned=True)
+                    self._ended_by(ended, att, f"did not seal hand {att.hand + 1}; the match ended there")
                     break
                 continue
             self._set_current(att)
@@ -1206,13 +1211,56 @@ class Table:
         signers = self._unplaced.senders(head) | {m.seat for m in self._by_prev.get(head, ())}
         return any(v in signers for v in voters)
 
-    def _abandoned(self, att: Attempt) -> SignedMessage | None:
-        """The signed end of the match by the last of two players, if it is about ``att``."""
+    def _ended_by(self, ending: _Ending, att: Attempt, why: str) -> None:
+        """The match ends abandoned: each seat ``ending`` names stayed silent."""
+        evidence = tuple(m.data for m in ending.messages)
+        for seat in ending.silent:
+            self._record(
+                ("abandon", seat),
+                out.Fault(
+                    seat,
+                    ending.step,
+                    "silent",
+                    f"stayed silent; {why}",
+                    evidence,
+                    hand=att.hand,
+                    seats=ending.silent,
+                ),
+            )
+        self._end(abandoned=True)
+
+    def _heard_at(self, att: Attempt, step: int, prev: bytes, seat: int) -> bool:
+        """Whether ``seat`` signed something for ``step`` after ``prev`` that this replica holds."""
+        return (
+            att.holds(step, seat)
+            or seat in self._votes.get((step, prev), {})
+            or seat in self._abandons.get((step, prev), {})
+        )
+
+    def _ending_at(self, att: Attempt, step: int, prev: bytes) -> _Ending | None:
+        """The end of the match at ``step``, if every seat of ``att`` not named signed an abandon there
+        naming the same seats (the first such set, in order).  No replica takes one naming its own
+        seat when it holds what it signed for that step (it was told at reception)."""
+        ends = self._abandons.get((step, prev), {})
+        named = {_names(m, self.n) for m in ends.values()}
+        for silent in sorted(named):
+            left = [s for s in att.active if s not in silent]
+            if not all(s in ends and _names(ends[s], self.n) == silent for s in left):
+                continue
+            if self.seat is not None and self.seat in silent and self._heard_at(att, step, prev, self.seat):
+                continue
+            return _Ending(silent, tuple(ends[s] for s in left))
+        return None
+
+    def _abandoned(self, att: Attempt) -> _Ending | None:
+        """The end of the match by the seats left, if it is about ``att`` (the earliest step)."""
         if att.complete:
             return None
-        for (step, prev), msg in sorted(self._abandons.items()):
-            if att.head_before(step) == prev and msg.seat in att.active:
-                return msg
+        for step, prev in sorted(self._abandons):
+            if att.head_before(step) == prev:
+                ending = self._ending_at(att, step, prev)
+                if ending is not None:
+                    return ending
         return None
 
     def _excused(self, att: Attempt) -> set[int]:
@@ -1221,15 +1269,14 @@ class Table:
         excused = set(self._cheaters) | set(self._silent_at_seal(att))
         ended = self._abandon_at_seal(att)
         if ended is not None:
-            excused |= {s for s in att.active if s != ended.seat}
+            excused |= set(ended.silent)
         return excused
 
     def _silent_at_seal(self, att: Attempt) -> tuple[int, ...]:
         return self._decided(att, att.seal_step, self._votes.get((att.seal_step, att.seal_prev))) or ()
 
-    def _abandon_at_seal(self, att: Attempt) -> SignedMessage | None:
-        ended = self._abandons.get((att.seal_step, att.seal_prev))
-        return ended if ended is not None and ended.seat in att.active else None
+    def _abandon_at_seal(self, att: Attempt) -> _Ending | None:
+        return self._ending_at(att, att.seal_step, att.seal_prev)
 
     def _carried(self, att: Attempt, silent: tuple[int, ...]) -> frozenset[Change]:
         """What a sealed ``att`` carries into the next hand with ``silent`` voted out at its seal: those
@@ -1374,7 +1421,7 @@ class Table:
             payloads += [v.data for _, v in sorted(self._votes.get(key, {}).items())]
         ended = self._abandon_at_seal(att)
         if ended is not None:
-            payloads.append(ended.data)
+            payloads += [m.data for m in ended.messages]
         for earlier in self._path:
             payloads += [m.data for m in earlier.messages()]
         return payloads
@@ -1479,19 +1526,28 @@ class Table:
         if waited < max(timeout, 2 * RETRY_MS):
             return
         key = (att.head, att.step)
-        voteable = 2 * len(missing) < len(att.active)
-        end_match = len(att.active) == 2
-        if not voteable and not end_match:
-            return  # half the table or more is silent: nobody may decide for it; we wait
-        # One vote (or end) per seat and step, ever: what the journal holds counts too, so a seat
-        # restarted from it does not vote again with other seats named (that would be equivocation).
-        mine = self._votes.get((att.step, att.head), {}).get(self.seat)
-        ended = self._abandons.get((att.step, att.head))
-        if key in self._voted or mine is not None or (ended is not None and ended.seat == self.seat):
+        # One vote and one end per seat and step, ever: what the journal holds counts too, so a seat
+        # restarted from it does not sign again with other seats named (that would be equivocation).
+        voted = key in self._voted or self.seat in self._votes.get((att.step, att.head), {})
+        if key in self._ended_at or self.seat in self._abandons.get((att.step, att.head), {}):
             return
+        since = self._since
+        if 2 * len(missing) >= len(att.active):
+            # Half or more silent: no vote can decide, so the seats left may only end the match (with
+            # two players, the other one is half).
+            end_match, seats = True, self._unheard(att)
+        elif not voted:
+            end_match, seats = False, missing
+        else:
+            # We voted; if too few seats are heard from at this step for any vote to decide, the
+            # seats left may end the match, one timeout later (asked again).
+            seats = self._unheard(att)
+            if 2 * len(seats) < len(att.active):
+                return
+            end_match, since = True, self._now - timeout
         asked = self._asked
-        if asked is None or asked.key != key or asked.seats != missing:
-            asked = self._asked = _Asked(key, missing, self._since)
+        if asked is None or asked.key != key or asked.seats != seats or asked.end_match != end_match:
+            asked = self._asked = _Asked(key, seats, since, end_match)
         go = asked.go_on
         if go is None:
             if not self.person:
@@ -1506,22 +1562,32 @@ class Table:
                 if asked.asked_at < 0:
                     asked.asked_at = self._now
                     self._out.append(
-                        out.SilentSeats(att.step, missing, waited, True, asked.since + 2 * timeout, end_match)
+                        out.SilentSeats(att.step, seats, waited, True, asked.since + 2 * timeout, end_match)
                     )
                 return
             else:
                 return
         if not go:
             return
-        self._voted.add(key)
+        (self._ended_at if end_match else self._voted).add(key)
         kind = "abandon" if end_match else "void_vote"
-        self._certificate(kind, {"silent": list(missing)}, step=att.step, prev=att.head)
+        self._certificate(kind, {"silent": list(seats)}, step=att.step, prev=att.head)
+
+    def _unheard(self, att: Attempt) -> tuple[int, ...]:
+        """The seats playing that signed nothing this replica holds for the open step."""
+        return tuple(
+            s for s in att.active if s != self.seat and not self._heard_at(att, att.step, att.head, s)
+        )
 
     # ================================================================ helpers
 
     def _flush(self) -> list[out.Output]:
         produced, self._out = self._out, []
         return produced
+
+
+def _names(abandon: SignedMessage, n: int) -> tuple[int, ...]:
+    return bodies.silent_body(abandon.body, n, "an abandon")  # checked when it came
 
 
 def _dummy_policy(game: str) -> DummyPolicy | None:

@@ -3,11 +3,12 @@
 A seat that has waited past the timeout at the open step votes the seats it misses silent
 (``void_vote {silent: [...]}`` after that step's head).  Seats that waited different lengths of time
 may miss different seats (one seat's message reached some of them in time), so votes need not name
-the same seats.  What decides is who voted: the votes at a step decide that the seats ``T`` that did
-not vote are silent when every voter named all of ``T`` and ``T`` is fewer than half of the players.
-So two halves of a split table can never both go on without the other, a seat that votes shows it is
-there, and a late message never leaves the votes short of a decision: every seat that voted named
-the seats that are silent still.
+the same seats.  What decides is who voted: when more than half of the players voted at a step, the
+votes decide that the seats ``T`` awaited there that did not vote are silent, if every voter named
+all of ``T``.  So two halves of a split table can never both go on without the other (each would
+need more than half), a seat that votes shows it is there, a late message never leaves the votes
+short of a decision (every voter named the seats still silent), and a seat that owed nothing at the
+step is not named for it (if it is gone too, it is voted out at a step that awaits it).
 """
 
 from __future__ import annotations
@@ -47,10 +48,10 @@ def decision(
     not decide (see the module's docstring)."""
     active = att.active
     voters = tuple(s for s in active if s in votes)
-    silent = tuple(s for s in active if s not in votes)
-    if not voters or not silent or 2 * len(silent) >= len(active):
+    awaited = att.awaited_at(step)
+    silent = tuple(s for s in active if s not in votes and s in awaited)
+    if not silent or 2 * len(voters) <= len(active):
         return None
-    # Each vote named only seats awaited at the step (``vote_problem``), so all of T were awaited.
     for seat in voters:
         named_by = named(votes[seat], n)
         if named_by is None or not set(silent) <= set(named_by):

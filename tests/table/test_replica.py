@@ -117,31 +117,34 @@ def test_a_restarted_seat_never_contradicts_what_it_said_before():
 
 
 class QuietRoom(Room):
-    """A room in which one seat has vanished: nothing reaches it or leaves it."""
+    """A room in which some seats have vanished: nothing reaches them or leaves them."""
 
-    muted = -1
+    muted: tuple[int, ...] = ()
 
     def run(self, limit: int = 1_000_000) -> None:
-        self.queue = type(self.queue)((j, i, p) for j, i, p in self.queue if self.muted not in (i, j))
+        def heard(i: int, j: int) -> bool:
+            return i not in self.muted and j not in self.muted
+
+        self.queue = type(self.queue)((j, i, p) for j, i, p in self.queue if heard(i, j))
         while self.queue and limit:
             j, i, payload = self.queue.popleft()
             limit -= 1
-            if self.muted not in (i, j):
+            if heard(i, j):
                 self.handle(j, self.tables[j].receive(i, payload))
 
 
-def _vanish_and_wait(n: int, until_ms: int) -> QuietRoom:
+def _vanish_and_wait(n: int, until_ms: int, gone: int = 1) -> QuietRoom:
     room = QuietRoom.make("durak", n, seed=12)
     room.start()
     # The seat vanishes a few steps into the first hand (the setup before it needs every seat).
     while room.queue and (room.tables[0].attempt is None or room.tables[0].chain.step < 6):
         room.run(limit=1)
-    room.muted = n - 1
+    room.muted = tuple(range(n - gone, n))
 
     room.run()
     for now in range(0, until_ms, 1_000):
         for i, t in enumerate(room.tables):
-            if i != room.muted:
+            if i not in room.muted:
                 room.handle(i, t.tick(now))
         room.run()
     return room
@@ -171,13 +174,38 @@ def test_the_last_of_two_players_ends_the_match_only_after_twice_the_timeout():
     assert room.of(0, out.MatchOver)[-1].abandoned
 
 
+def test_a_player_left_alone_with_half_the_table_silent_ends_the_match_after_twice_the_timeout():
+    """No vote can decide when half the players are silent; the seats left may end the match, every
+    silent seat named in the verdicts, and the replicas left agree."""
+    room = _vanish_and_wait(3, 110_000, gone=2)
+    assert room.tables[0].verdicts == [] and not room.tables[0].over
+    room = _vanish_and_wait(4, 200_000, gone=2)
+    for i in (0, 1):
+        t = room.tables[i]
+        assert t.over and t.abandoned
+        assert sorted((f.seat, f.kind) for f in t.verdicts) == [(2, "silent"), (3, "silent")]
+    assert room.tables[0].digest() == room.tables[1].digest()
+
+
+def test_when_two_of_five_vanish_the_three_left_vote_both_out_and_play_on():
+    """A seat that owed nothing at the step the others waited at is not named there; the three left
+    are more than half and vote out each gone seat at a step that awaits it."""
+    room = _vanish_and_wait(5, 400_000, gone=2)
+    for i in (0, 1, 2):
+        t = room.tables[i]
+        assert sorted((f.seat, f.kind) for f in t.verdicts) == [(3, "silent"), (4, "silent")]
+        assert t.seats_out == {3: "silent", 4: "silent"}
+        assert t.over and not t.abandoned
+    assert len({room.tables[i].digest() for i in (0, 1, 2)}) == 1
+
+
 def test_a_person_is_asked_before_the_match_is_ended_and_may_keep_waiting():
     room = QuietRoom.make("durak", 2, seed=12)
     room.tables[0].person = True
     room.start()
     while room.queue and (room.tables[0].attempt is None or room.tables[0].chain.step < 6):
         room.run(limit=1)
-    room.muted = 1
+    room.muted = (1,)
     room.run()
     t = room.tables[0]
     asked: list[out.SilentSeats] = []

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import contextlib
 
-import pytest
-
 from p2pcards.games import ActionError
 from p2pcards.table import outputs as out
 from p2pcards.wire import SignedMessage
@@ -234,3 +232,24 @@ def test_one_request_to_come_back_admits_a_seat_once() -> None:
     assert asked and t0.over and len(t0.hands_played) == 4
     voids = [v.hand for v in room.of(0, out.HandVoid)]
     assert len(voids) <= 2, f"hands voided: {voids}; verdicts: {verdicts(t0)}"
+
+
+def test_one_seat_cannot_end_a_four_seat_match_by_naming_two_others_silent() -> None:
+    """Four seats; at the seal of hand 0 seat 0 at once signs an ``abandon`` naming seats 2 and 3
+    silent, before their seals reach seat 1.  Half the table named is not enough: the match ends only
+    when every seat not named signed the same end, and seat 1 did not.  Every seat plays hand 1."""
+    room = make_room("durak", 4, seed=4, series_hands=2)
+    room.hold = lambda to, frm, m: frm in (2, 3) and m.kind in ("seal", "catchup_response")
+    room.start()
+    room.run()
+    t1 = room.tables[1]
+    att = t1.attempt
+    assert att is not None and att.complete and set(t1.waiting_for) >= {2, 3}
+    end = signed_as(room.genesis, 0, "abandon", {"silent": [2, 3]}, att.seal_step, att.seal_prev)
+    room.deliver(1, 0, end)
+    assert not t1.over and not t1.verdicts
+    room.hold = lambda to, frm, m: False
+    room.release()
+    room.run()
+    for t in room.tables[1:]:
+        assert not t.abandoned and (2, "silent") not in verdicts(t) and t.hand_number >= 1
