@@ -20,9 +20,9 @@ def test_a_restarted_seat_catches_up_after_two_cheaters_were_named(padding: int)
     """Four seats.  Seats 2 and 3 each prove themselves equivocators with two signed ``shuffle``
     messages padded to ``padding`` bytes (a shuffle may be 256 KiB), then go quiet; seats 0 and 1
     play on.  Seat 1 dies while seat 0's move is on its way to it, and restarts from its journal: it
-    needs that move from seat 0's catch-up answer.  With large evidence every answer holds the first
-    evidence and nothing else (768 KB, re-sent every second): seat 1 never gets the move, and after
-    twice the timeout each of the two honest seats ends the match naming the other silent."""
+    needs that move from seat 0's catch-up answer.  However large the evidence its peers hold, the
+    catch-up answers must bring seat 1 that move: both honest seats finish the match, not abandoned,
+    and the only verdicts on either are the two equivocations — neither names the other silent."""
     room = make_room("durak", 4, seed=5)
     muted: set[int] = set()
     room.hold = lambda to, frm, m: bool(muted & {to, frm})
@@ -68,9 +68,10 @@ def test_one_peers_empty_answer_does_not_make_a_restored_seat_sign_again() -> No
     """Seat 1 moves at step X, then its laptop is restored from a copy of its journal taken just before
     (issue 11: "a seat whose journal is restored from an older copy").  It asks every peer to catch it
     up and must sign nothing new until it has heard what it said.  Seat 2 answers first, at once and
-    empty (a hostile seat, or one that is behind).  That ends the wait: seat 1 is asked to move at step X
-    again, its player picks another card, and every replica — seat 1's own included — convicts honest
-    seat 1 of equivocation when seat 0's copy of the first move meets the second."""
+    empty (a hostile seat, or one that is behind).  One empty answer must not end that wait: should
+    seat 1 be asked to move at step X again, its player picks another card here, and a second move
+    there would be an equivocation.  No replica, seat 1's own included, may name honest seat 1 a
+    cheater."""
     room = make_room("durak", 3, seed=4, series_hands=2)
     turns: list[tuple[int, out.YourTurn]] = []
     room.act = lambda i, turn: turns.append((i, turn))  # type: ignore[method-assign]

@@ -47,9 +47,9 @@ def _votes_race_the_last_seal() -> tuple[GateRoom, dict[int, dict[int, bytes]], 
 
 def test_replicas_holding_the_same_seals_and_votes_deal_the_next_hand_alike() -> None:
     """Seat 0 receives the two votes, then seat 3's seal; seat 1 receives seat 3's seal, then the two
-    votes.  Both now hold the same four seals and the same three votes, yet seat 0 deals hand 2
-    without seat 3 and seat 1 with it.  They never meet again: their hand-2 attempts start from
-    different heads, and the game ends with honest seat 0 voted out by the others."""
+    votes.  Both now hold the same four seals and the same three votes, so they must deal hand 2
+    alike whichever came first: the same hand number, the same seats out and the same digest (else
+    their hand-2 attempts would start from different heads and never meet again)."""
     room, votes, seal = _votes_race_the_last_seal()
     for voter in (1, 2):
         room.deliver(0, voter, votes[0][voter])
@@ -65,7 +65,8 @@ def test_replicas_holding_the_same_seals_and_votes_deal_the_next_hand_alike() ->
 
 def test_an_observer_reaches_one_result_from_one_set_of_seals_and_votes() -> None:
     """The messages of the race above, given to two observers: one sees the votes before seat 3's
-    last seal, the other sees the seal first.  Same set of messages, two different next hands."""
+    last seal, the other sees the seal first.  One set of messages must give one next hand: both
+    observers reach hand 2 with the same seats out."""
     room, votes, seal = _votes_race_the_last_seal()
     journal = room.journals[0]  # everything seat 0 accepted, its own vote last
     assert SignedMessage.from_bytes(journal[-1]).kind == "void_vote"
@@ -77,11 +78,12 @@ def test_an_observer_reaches_one_result_from_one_set_of_seals_and_votes() -> Non
 
 
 def test_a_journal_restores_to_the_same_game_in_any_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``Table.restore`` takes "accepted messages in any order".  A two-hand series journal,
-    shuffled, gives an observer a different game from the same journal in order: records held while
-    they fit nowhere are dropped once they exceed the per-peer budget, and nothing asks for them
-    again.  (The budget is lowered here so the journal need not be large; with the real 1 MiB a
-    shuffled 40-hand journal of 1.6 MB restores to no hand at all.)"""
+    """``Table.restore`` takes "accepted messages in any order".  A two-hand series journal, more
+    than four times the per-peer budget for messages that fit nowhere yet, is restored by two
+    observers: one in order, one shuffled.  The one in order reaches the end and the digest of the
+    seat that wrote it, and the shuffled one must reach the same game: as many hands played and the
+    same digest, however many records it had to hold before they fitted.  (The budget is lowered
+    here so the journal need not be large.)"""
     monkeypatch.setattr(replica, "UNPLACED_BYTES_PER_PEER", 8 * 1024)
     room = make_room("durak", 3, seed=4, series_hands=2)
     room.start()
@@ -98,9 +100,10 @@ def test_a_journal_restores_to_the_same_game_in_any_order(monkeypatch: pytest.Mo
 
 def test_a_cheat_in_the_setup_ends_alike_on_every_honest_replica() -> None:
     """Seat 2 signs two coin reveals for step 2: the true one goes to seat 0, a false one to seat 1.
-    Seat 1 checks the false one first: "the game stopped" (bad coin reveal).  Seat 0 gets the false one
-    later, as the second half of an equivocation: it names seat 2 a cheater and plays on — then, seat 1
-    never answering, ends the match and names honest seat 1 silent.  Both hold the same messages."""
+    Seat 1 checks the false one first (a bad coin reveal); seat 0 gets it later, as the second half
+    of an equivocation.  Both end up holding the same messages, so both must end alike: stopped on
+    both or on neither, over on both or on neither, the same digest, and every verdict on either
+    naming seat 2 — never an honest seat named silent."""
     room = make_room("durak", 3, seed=4, series_hands=2)
 
     def to_seat_1(to: int, frm: int, m: SignedMessage) -> bool:
@@ -125,9 +128,9 @@ def test_a_cheat_in_the_setup_ends_alike_on_every_honest_replica() -> None:
 def test_a_cheater_equivocating_on_its_seal_cannot_split_the_next_hands_seating() -> None:
     """Four seats.  Seat 3 vanishes and is voted out; it asks to come back while hand 0 is dealt
     again, and every seat still playing admits it in its seal.  Seat 2 signs two seals for that step:
-    ``admit [3]`` to seat 0, ``admit []`` to seat 1.  Seat 0 closes the hand with seat 3 back, seat 1
-    without it; both then see both seals and name seat 2 — but hand 1 is dealt differently on each,
-    forever: in the end seat 1 abandons the match naming honest seat 0 silent, and seat 0 waits."""
+    ``admit [3]`` to seat 0, ``admit []`` to seat 1.  Once each holds both seals, seats 0 and 1 must
+    name seat 2 alone a cheater and agree on the next hand's seating whichever seal came first: the
+    same seats out and the same digest (else hand 1 would be dealt differently on each, for good)."""
     room = make_room("durak", 4, seed=4, series_hands=4)
     room.start()
     t0 = room.tables[0]
