@@ -29,7 +29,7 @@ from p2pcards import games, store
 from p2pcards.ai.base import LEVELS
 from p2pcards.cli import games as saved_games
 from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules
-from p2pcards.cli.rules import rules_text
+from p2pcards.cli.rules import rules_page, rules_text
 from p2pcards.cli.screen import menu, questions, words
 from p2pcards.cli.screen.output import Terminal
 from p2pcards.cli.screen.screen import GameScreen, renders
@@ -49,7 +49,7 @@ Answer "Your move" with:
   a card      10h, qs, a♠: the one legal move that uses that card
               (two cards for a Durak beat: 7h 9h)
   table       show the table and the moves again
-  rules       the rules of this game
+  rules       the rules of this game (rules 3: only its section 3)
   help        this text
   quit        leave the game (asks first, and whether to keep it for later)
 table, rules, help and quit also work while the computers play.
@@ -364,9 +364,9 @@ class Session:
             meaning = question.read(raw)
             if meaning is not None:
                 break
-            typed = " ".join(raw.split()).lower()
-            if typed in menu.COMMANDS and menu.COMMANDS[typed] != "quit":
-                self.command(menu.COMMANDS[typed], self.room.view(), [])
+            asked = menu.command(raw)
+            if asked is not None and asked.name != "quit":
+                self.command(asked, self.room.view(), [])
                 continue
             self.screen.problem(raw, question.hint)
         self.term.emit({"event": "answer", "question": question.kind, "answer": meaning})
@@ -387,7 +387,7 @@ class Session:
         if not line:
             raise _Leave(ended=True)
         typed = " ".join(line.split()).lower()
-        command = menu.COMMANDS.get(typed)
+        command = menu.command(typed)
         if command is not None:
             self.command(command, self.room.view(), [])
         elif typed:
@@ -417,7 +417,7 @@ class Session:
             if isinstance(resolution, menu.NeedAmount):
                 resolution = self.ask_amount(resolution.entry)
             if isinstance(resolution, menu.Command):
-                self.command(resolution.name, view, entries)
+                self.command(resolution, view, entries)
             elif isinstance(resolution, menu.Problem):
                 self.screen.problem(raw, resolution.message)
             else:
@@ -435,10 +435,16 @@ class Session:
             raise _Leave(ended=True) from None
         return menu.resolve_amount(raw, entry)
 
-    def command(self, name: str, view: View | None, entries: list[menu.Entry]) -> None:
+    def command(self, command: menu.Command, view: View | None, entries: list[menu.Entry]) -> None:
+        name = command.name
         if name == "help":
             self.term.emit({"event": "help", "text": HELP})
             self.screen.say(Text(HELP))
+        elif name == "rules" and command.arg:
+            text = rules_page(self.game, command.arg)
+            self.term.emit({"event": "rules", "game": self.game, "text": text})
+            if not self.json:
+                self.screen.say(Markdown(text))
         elif name == "rules":
             text = rules_text(self.game)
             self.term.emit({"event": "rules", "game": self.game, "text": text})

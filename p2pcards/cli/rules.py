@@ -26,6 +26,35 @@ def rules_text(game: str) -> str:
     return resources.files("p2pcards").joinpath("rules_text", f"{key}.md").read_text(encoding="utf-8")
 
 
+def sections(text: str) -> list[tuple[str, str]]:
+    """The rules' ``##`` sections, in order, as (heading, Markdown of the section with its heading);
+    what comes before the first one (the title and introduction) is the first, under the title."""
+    parts: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if line.startswith("## ") or not parts:
+            parts.append((line.lstrip("# ").strip(), [line]))
+        else:
+            parts[-1][1].append(line)
+    return [(heading, "\n".join(lines).strip() + "\n") for heading, lines in parts]
+
+
+def rules_page(game: str, arg: str) -> str:
+    """What ``rules`` shows inside a game, as Markdown: with no ``arg`` the numbered list of sections,
+    with a number that section, with ``all`` the whole text.  One screen at a time, so that nothing
+    scrolls off while the table goes on; an unknown number says which there are."""
+    text = rules_text(game)
+    parts = sections(text)
+    if arg == "all":
+        return text
+    if arg.isdigit():
+        number = int(arg)
+        if 1 <= number <= len(parts):
+            return parts[number - 1][1]
+        return f"There is no section {number} of the rules: `rules` lists sections 1 to {len(parts)}.\n"
+    listed = "\n".join(f"{i}. {heading}" for i, (heading, _) in enumerate(parts, 1))
+    return f"{listed}\n\nType `rules N` to read section N, `rules all` for everything.\n"
+
+
 def run(args: argparse.Namespace) -> int:
     text = rules_text(args.game)
     console = Console()

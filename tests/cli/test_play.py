@@ -158,6 +158,8 @@ def test_input_by_number_by_move_by_card_and_commands() -> None:
     assert menu.resolve("HELP", entries, rules) == menu.Command("help")
     assert menu.resolve("q", entries, rules) == menu.Command("quit")
     assert menu.resolve("rules", entries, rules) == menu.Command("rules")
+    assert menu.resolve("Rules  4", entries, rules) == menu.Command("rules", "4")
+    assert menu.resolve("rules all", entries, rules) == menu.Command("rules", "all")
 
 
 def test_input_mistakes_get_an_explanation() -> None:

@@ -17,7 +17,7 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
-from p2pcards.cli.rules import rules_text
+from p2pcards.cli.rules import rules_page
 from p2pcards.cli.screen import going_on, menu, questions, words
 from p2pcards.cli.screen.asking import OpenQuestions
 from p2pcards.cli.screen.output import Terminal
@@ -46,7 +46,8 @@ Answer "Your move" with:
   a card      10h, qs, a♠: the one legal move that uses that card
               (two cards for a Durak beat: 7h 9h)
   table       show the table (and your moves) again
-  rules       the rules of this game
+  rules       the sections of this game's rules (rules 3: section 3;
+              rules all: everything)
   help        this text
   return      after the others went on without you: ask to be dealt in again
   quit        leave the table (asks first); `p2pcards resume` brings you back
@@ -297,8 +298,9 @@ class LanGame:
             return
         question = self.questions.current
         if self.turn is None:
-            if typed in menu.COMMANDS:
-                self._command(menu.COMMANDS[typed])
+            asked = menu.command(typed)
+            if asked is not None:
+                self._command(asked)
             elif question is not None and typed:
                 self.screen.problem(raw, question.hint)
                 self._ask()
@@ -309,7 +311,7 @@ class LanGame:
             entry, self.asking = self.asking, None
             amount = menu.resolve_amount(raw, entry)
             if isinstance(amount, menu.Command):
-                self._command(amount.name)
+                self._command(amount)
             elif isinstance(amount, menu.Problem):
                 self.screen.problem(raw, amount.message)
                 self.asking = entry
@@ -322,7 +324,7 @@ class LanGame:
             self.asking = resolution.entry
             self._ask()
         elif isinstance(resolution, menu.Command):
-            self._command(resolution.name)
+            self._command(resolution)
         elif isinstance(resolution, menu.Problem):
             self.screen.problem(raw, resolution.message)
             self._ask()
@@ -339,15 +341,18 @@ class LanGame:
             self.screen.problem(text, self.screen.explain(exc))
             self._ask()
 
-    def _command(self, name: str) -> None:
+    def _command(self, command: menu.Command) -> None:
+        name = command.name
         if name == "help":
             self.term.emit({"event": "help", "text": HELP})
             self.screen.say(Text(HELP))
         elif name == "rules":
-            text = rules_text(self.game)
-            self.term.emit({"event": "rules", "game": self.game, "text": text})
+            # One section at a time: a pager would share the terminal with the line reader, and a
+            # hundred lines at once scroll the table away while the game goes on.
+            whole = rules_page(self.game, command.arg or "all")
+            self.term.emit({"event": "rules", "game": self.game, "text": whole})
             if not self.term.json:
-                self.screen.say(Markdown(text))
+                self.screen.say(Markdown(rules_page(self.game, command.arg)))
         elif name == "table":
             view = self._view()
             if view is None:

@@ -77,6 +77,19 @@ class NeedAmount:
 class Command:
     name: str
     """``help``, ``rules``, ``quit`` or ``table``."""
+    arg: str = ""
+    """For ``rules``: a section's number or ``all`` (nothing: the list of sections)."""
+
+
+def command(typed: str) -> Command | None:
+    """The command ``typed`` is (at any prompt), if it is one: ``rules 3`` is a section of the rules."""
+    lowered = " ".join(typed.lower().split())
+    if lowered in COMMANDS:
+        return Command(COMMANDS[lowered])
+    verb, _, arg = lowered.partition(" ")
+    if verb == "rules" and (arg.isdigit() or arg == "all"):
+        return Command("rules", arg)
+    return None
 
 
 @dataclass(frozen=True)
@@ -149,8 +162,9 @@ def resolve(raw: str, entries: list[Entry], rules: Rules) -> Resolution:
     if not typed:
         return Problem(f"Type a move's number (1 to {len(entries)}), a move, a card, or 'help'.")
     lowered = typed.lower()
-    if lowered in COMMANDS:
-        return Command(COMMANDS[lowered])
+    asked = command(lowered)
+    if asked is not None:
+        return asked
     if lowered.isdigit():
         number = int(lowered)
         if not 1 <= number <= len(entries):
@@ -206,8 +220,9 @@ def _by_cards(typed: str, entries: list[Entry], rules: Rules) -> Resolution | No
 def resolve_amount(raw: str, entry: Entry) -> Chosen | Problem | Command:
     """The answer to "how many chips?": an amount in the run's range (or a command: quit, help…)."""
     lowered = " ".join(raw.strip().lower().split())
-    if lowered in COMMANDS:
-        return Command(COMMANDS[lowered])
+    asked = command(lowered)
+    if asked is not None:
+        return asked
     typed = lowered.removeprefix(entry.verb).strip()
     if not typed.isdigit() or not entry.low <= int(typed) <= entry.high:
         return Problem(f"{entry.verb.capitalize()} how many chips? A whole number from {entry.low} to "
