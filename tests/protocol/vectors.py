@@ -356,7 +356,11 @@ def vote_vectors() -> dict[str, Any]:
     kit_votes = [ctx.message(at), ctx.message(at + 1)]
     cases: list[Case] = [
         ("seat 0 votes seat 2 silent at the open step: kept and relayed", 0, [kit_votes[0]]),
-        ("the second vote makes it unanimous: seat 2 is voted out, the hand dealt again", 1, kit_votes),
+        ("the second vote: two of three voted, both naming seat 2, the one awaited seat that did not vote: "
+         "seat 2 is voted out, the hand dealt again", 1, kit_votes),
+        ("seat 1 names seat 0, not seat 2: not every voter named seat 2, the votes do not decide (seat 0's "
+         "message is held: kept, not relayed, sent to the voter)", 1,
+         [kit_votes[0], vote(1, {"silent": [0]})]),
         ("a vote that is not a map", 0, [vote(0, [2])]),
         ("a vote with another key", 0, [vote(0, {"silent": [2], "why": "late"})]),
         ("silent seats that are not an array", 0, [vote(0, {"silent": 2})]),
@@ -417,13 +421,36 @@ def abandon_vectors() -> dict[str, Any]:
         ("an abandon that is not a map", 0, [ctx.sign(0, "abandon", [1], step, prev)]),
         ("naming nobody", 0, [ctx.sign(0, "abandon", {"silent": []}, step, prev)]),
         ("naming itself", 0, [ctx.sign(0, "abandon", {"silent": [0]}, step, prev)]),
-        ("by the silent seat", 1, [ctx.sign(1, "abandon", {"silent": [0]}, step, prev)]),
+        ("by the seat the other waits for: an abandon is its sender's word, either of two players may end "
+         "the match", 1, [ctx.sign(1, "abandon", {"silent": [0]}, step, prev)]),
     ]
     results = run_cases(ctx, cases)
-    results += _in(three, [("at a table of three", 0, [three.sign(0, "abandon", {"silent": [2]}, s3, p3)])])
+    results += _in(three, [
+        ("naming one seat of three: fewer than half", 0, [three.sign(0, "abandon", {"silent": [2]}, s3, p3)]),
+        ("one seat of three names both others: every seat not named signed it, the match ends", 0,
+         [three.sign(0, "abandon", {"silent": [1, 2]}, s3, p3)]),
+    ])
+    after = Context("durak-silent", _first("durak-silent", "void_vote") + 2)
+    a_step, a_prev = after.head()
+    results += _in(after, [
+        ("by a seat voted out of this hand", 2, [after.sign(2, "abandon", {"silent": [0]}, a_step, a_prev)]),
+        ("naming a seat voted out of this hand", 0,
+         [after.sign(0, "abandon", {"silent": [1, 2]}, a_step, a_prev)]),
+    ])
+    action = Context("durak-seeded", 42)  # a step that awaits one seat
+    t_step, t_prev = action.head()
+    (actor,) = action.table().waiting_for
+    others = [seat for seat in range(3) if seat != actor]
+    results += _in(action, [(f"seat {actor}, awaited alone, names seats {others}: none of them was awaited",
+                             actor, [action.sign(actor, "abandon", {"silent": others}, t_step, t_prev)])])
+    final = Context("durak-return", _first_of_hand("durak-return", 1))
+    old = SignedMessage.from_bytes(final.message(20))
+    results += _in(final, [("an abandon for a step of a hand that is final", 0,
+                            [final.sign(0, "abandon", {"silent": [1, 2]}, old.step, old.prev)])])
     return {
-        "description": "abandon messages (SPEC §6.2): only the last of two players may end the match, "
-        "naming the other, at a step where the other is awaited.",
+        "description": "abandon messages (SPEC §6.2): a seat playing the hand names half the players or "
+        "more silent, at least one of them awaited at the step; the match ends when every seat not named "
+        "signed the same end at the same step.",
         "context": ctx.describe(),
         "cases": results,
     }
