@@ -994,6 +994,14 @@ class Table:
             if b is None or self.stopped is not None or (self.over and self._seating_end is None):
                 break
             self._recarry(b)
+            late = self._finals[-1].attempt if self._finals else None
+            ending = None if late is None else self._ending_at(late, late.seal_step, late.seal_prev)
+            if late is not None and ending is not None:
+                # Every seat left ended the match at the last seal, after the seals reached us: the
+                # match ends there, as where the end came first (no hand after it is being played).
+                self.attempt = None
+                self._ended_by(ending, late, f"did not seal hand {late.hand + 1}; the match ended there")
+                break
             att = self._canonical(b)
             if self._ended is not None:
                 if self._seating_end != self._ended[1]:
@@ -1404,7 +1412,8 @@ class Table:
         # its seal: they may still come, and decide who is dealt the next hand (``_recarry``).
         self._by_prev = {}
         self._votes = {seal_key: seal_votes}
-        self._abandons = {}
+        # Abandons at its seal likewise: one that comes after the seals still ends the match.
+        self._abandons = {seal_key: self._abandons.get(seal_key, {})}
         self._attempts = {}
         self._candidate_basis = None
         self._path = []

@@ -83,14 +83,15 @@ class Equivocation:
 
 def conflicting(a: SignedMessage, b: SignedMessage) -> bool:
     """Whether ``a`` and ``b`` (already authenticated) are an equivocation: same game, seat, step and
-    head, different signed content, and both steps of the log or both void votes (transport
-    messages and the other certificates make no claim about a step)."""
+    head, different signed content, and both steps of the log, both void votes or both abandons
+    (transport messages and the other certificates make no claim about a step)."""
     if a.raw == b.raw or a.kind in TRANSPORT_KINDS or b.kind in TRANSPORT_KINDS:
         return False
-    votes = (a.kind == "void_vote", b.kind == "void_vote")
-    if votes[0] != votes[1]:
-        return False
-    if not votes[0] and (a.kind in CERTIFICATE_KINDS or b.kind in CERTIFICATE_KINDS):
+    claims = ("void_vote", "abandon")
+    if a.kind in claims or b.kind in claims:
+        if a.kind != b.kind:
+            return False
+    elif a.kind in CERTIFICATE_KINDS or b.kind in CERTIFICATE_KINDS:
         return False
     return (a.game_id, a.step, a.seat, a.prev) == (b.game_id, b.step, b.seat, b.prev)
 

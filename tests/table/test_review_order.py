@@ -178,3 +178,23 @@ def test_a_cheater_equivocating_on_its_seal_cannot_split_the_next_hands_seating(
     assert t0.cheaters == t1.cheaters == (2,)
     assert t0.seats_out == t1.seats_out, (t0.seats_out, t1.seats_out)
     assert t0.digest() == t1.digest()
+
+
+def test_an_end_at_the_last_seal_ends_the_match_whether_it_comes_before_or_after_the_seals() -> None:
+    """Seats 0 and 1 end the match at the seal of hand 1, naming seats 2 and 3 silent.  One observer
+    holds the two abandons before seat 3's slow seal, the other after it (when hand 1 is final
+    already and hand 2 being dealt).  One set of messages, one outcome: both end the match there."""
+    room, _votes, seal = _votes_race_the_last_seal()
+    journal = room.journals[0][:-1]  # without seat 0's own vote
+    t0 = room.tables[0]
+    att = t0.attempt
+    assert att is not None and att.complete
+    step, prev = att.seal_step, att.seal_prev
+    ends = [signed_as(room.genesis, s, "abandon", {"silent": [2, 3]}, step, prev) for s in (0, 1)]
+    ends_first = observer_of(room.genesis, [*journal, *ends, seal[0]])
+    seal_first = observer_of(room.genesis, [*journal, seal[0], *ends])
+    for t in (ends_first, seal_first):
+        assert t.over and t.abandoned
+        assert sorted(verdicts(t)) == [(2, "silent"), (3, "silent")]
+    assert len(ends_first.hands_played) == len(seal_first.hands_played) == 2
+    assert ends_first.digest() == seal_first.digest()

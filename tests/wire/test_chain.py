@@ -257,6 +257,10 @@ def test_evidence_that_does_not_convict() -> None:
         Equivocation.of(message(5, 3, kind="catchup_request"), message(5, 3, kind="catchup_request", body=1)),
         Equivocation.of(a, message(5, 3, b"\x07" * 32, body=2)),  # after different heads
         Equivocation.of(a, message(5, 3, kind="void_vote", body=2)),  # a vote is no step message
+        Equivocation.of(  # a seat may vote at a step and later end the match there
+            message(5, 3, kind="void_vote", body=1), message(5, 3, kind="abandon", body=2)
+        ),
+        Equivocation.of(message(5, 3, kind="return", body=1), message(5, 3, kind="return", body=2)),
     ]
     for evidence in cases:
         assert not verify_evidence(evidence, PUBLIC[3])
@@ -283,3 +287,9 @@ def test_resumed_chain() -> None:
 
 def test_initial_head_depends_on_the_game() -> None:
     assert initial_head(GAME) != initial_head(OTHER_GAME)
+
+
+def test_two_different_votes_or_two_different_abandons_of_one_step_convict() -> None:
+    for kind in ("void_vote", "abandon"):
+        evidence = Equivocation.of(message(5, 3, kind=kind, body=1), message(5, 3, kind=kind, body=2))
+        assert verify_evidence(evidence, PUBLIC[3]), kind
