@@ -1544,13 +1544,13 @@ class Table:
         if 2 * len(missing) >= len(att.active):
             # Half or more silent: no vote can decide, so the seats left may only end the match (with
             # two players, the other one is half).
-            end_match, seats = True, self._unheard(att)
+            end_match, seats = True, self._unheard(att, missing)
         elif not voted:
             end_match, seats = False, missing
         else:
             # We voted; if too few seats are heard from at this step for any vote to decide, the
             # seats left may end the match, one timeout later (asked again).
-            seats = self._unheard(att)
+            seats = self._unheard(att, missing, votes_only=True)
             if 2 * len(seats) < len(att.active):
                 return
             end_match, since = True, self._now - timeout
@@ -1582,11 +1582,21 @@ class Table:
         kind = "abandon" if end_match else "void_vote"
         self._certificate(kind, {"silent": list(seats)}, step=att.step, prev=att.head)
 
-    def _unheard(self, att: Attempt) -> tuple[int, ...]:
-        """The seats playing that signed nothing this replica holds for the open step."""
-        return tuple(
-            s for s in att.active if s != self.seat and not self._heard_at(att, att.step, att.head, s)
-        )
+    def _unheard(
+        self, att: Attempt, missing: tuple[int, ...], *, votes_only: bool = False
+    ) -> tuple[int, ...]:
+        """The seats an end of the match at the open step names: those awaited whose message is
+        missing (whatever else they signed: a seat that votes but never moves stops the game as
+        surely), and the others that signed nothing this replica holds for the step — or, once we
+        voted and a timeout passed (every seat still there has voted by then), no vote or end."""
+        key = (att.step, att.head)
+
+        def heard(s: int) -> bool:
+            if votes_only:
+                return s in self._votes.get(key, {}) or s in self._abandons.get(key, {})
+            return self._heard_at(att, att.step, att.head, s)
+
+        return tuple(s for s in att.active if s in missing or (s != self.seat and not heard(s)))
 
     # ================================================================ helpers
 
