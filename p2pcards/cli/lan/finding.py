@@ -18,7 +18,7 @@ from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
 from p2pcards.net.discovery import Appeared, Changed, Sighting, TableAd, Vanished, browse
 from p2pcards.net.handshake import HANDSHAKE_VERSION
 from p2pcards.store import Peers, StoreError
-from p2pcards.text import MAX_NAME, shown
+from p2pcards.text import MAX_NAME, options_text, shown
 from p2pcards.wire import fingerprint
 
 SETTLE: Final = 1.5
@@ -62,7 +62,7 @@ def ad_line(ad: TableAd, known: dict[str, str], mark: str = "") -> Text:
     line = Text(mark)
     line.append(f"{ad.name}", style="bold")
     line.append(f"  {ad.game.capitalize()}")
-    options = ", ".join(f"{k}={v}" for k, v in ad.options if k != "players")
+    options = options_text((k, v) for k, v in ad.options if k != "players")
     if options:
         line.append(f" ({options})", style="dim")
     if ad.playing:

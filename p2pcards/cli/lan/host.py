@@ -34,6 +34,7 @@ from p2pcards.net.lobby import HostedGame, Lobby, LobbyError
 from p2pcards.net.node import DEFAULT_PORT, GameEffects, computer_chooser, listen, open_listener
 from p2pcards.store import GameStore, Peers, StoreError, load_or_create
 from p2pcards.table.genesis import Genesis, GenesisError
+from p2pcards.text import options_text
 from p2pcards.wire import fingerprint
 
 DEFAULT_TIMEOUT = 300
@@ -310,8 +311,7 @@ def _announce(lobby: Lobby, config: HostConfig, out: Out, advertisement: Adverti
     })
     if out.json:
         return
-    options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.options
-                        if k != "players")
+    options = options_text((k, v) for k, v in rules.options if k != "players")
     dealer = "mental poker" if config.dealer == "mental" else "SEEDED dealer (tests only)"
     head = Text(f"Hosting {table!r}: {config.game.capitalize()}, {config.players} seats, {dealer}",
                 style="bold")

@@ -37,7 +37,7 @@ from p2pcards.net.joining import Invitation, Joining, connect
 from p2pcards.net.link import DEFAULT_PORT, Address, open_listener
 from p2pcards.net.lobby_protocol import GameStarted, LobbyError
 from p2pcards.store import GameStore, Peers, StoreError, Trust, load_or_create
-from p2pcards.text import MAX_NAME, shown
+from p2pcards.text import MAX_NAME, options_text, shown
 from p2pcards.wire import fingerprint, public_bytes
 
 if TYPE_CHECKING:
@@ -386,7 +386,7 @@ def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out)
         head.append(table, style="bold")
         head.append(f" at {where}: {shown(offer.game, 16).capitalize()}, {offer.players} seats, "
                     f"{offer.free} free")
-        options = ", ".join(f"{k}={v}" for k, v in option_text(offer.options) if k != "players")
+        options = options_text((k, v) for k, v in offer.options if k != "players")
         if options:
             head.append(f" ({shown(options, 200)})", style="dim")
         out.say(head)
