@@ -30,6 +30,7 @@ from p2pcards.cli.common import UsageError
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan.finding import DEALER_WORDS, find_table
 from p2pcards.cli.lan.runner import Context, LanError, run_trio
+from p2pcards.cli.lan.summary import changed_options
 from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out, changed_key_warning
 from p2pcards.net.discovery import TableAd, option_text
 from p2pcards.net.handshake import ANY_BIND, HANDSHAKE_VERSION, Why
@@ -37,7 +38,7 @@ from p2pcards.net.joining import Invitation, Joining, connect
 from p2pcards.net.link import DEFAULT_PORT, Address, open_listener
 from p2pcards.net.lobby_protocol import GameStarted, LobbyError
 from p2pcards.store import GameStore, Peers, StoreError, Trust, load_or_create
-from p2pcards.text import MAX_NAME, options_text, shown
+from p2pcards.text import MAX_NAME, shown
 from p2pcards.wire import fingerprint, public_bytes
 
 if TYPE_CHECKING:
@@ -386,9 +387,9 @@ def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out)
         head.append(table, style="bold")
         head.append(f" at {where}: {shown(offer.game, 16).capitalize()}, {offer.players} seats, "
                     f"{offer.free} free")
-        options = options_text((k, v) for k, v in offer.options if k != "players")
-        if options:
-            head.append(f" ({shown(options, 200)})", style="dim")
+        options = ", ".join(changed_options(offer.game, offer.options))
+        if options:  # only what differs from the defaults
+            head.append(f" ({shown(options, 400)})", style="dim")
         out.say(head)
         line = Text("Host ")
         line.append(host, style="bold")
