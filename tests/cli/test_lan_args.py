@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pcards.cli import main
 from p2pcards.cli.common import UsageError
@@ -15,7 +16,7 @@ from p2pcards.cli.lan import record as records
 from p2pcards.cli.lan import resume
 from p2pcards.cli.lan.game import display_names
 from p2pcards.store.paths import HOME_ENV
-from p2pcards.table.genesis import make_genesis
+from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.wire import key_from_seed, public_bytes
 
 
@@ -119,10 +120,14 @@ def test_the_screen_names_the_seats() -> None:
     assert display_names(["Ann", "Bob", "Ann", "You"], 1) == ("Ann (0)", "You", "Ann (2)", "You (3)")
 
 
-def test_a_seat_record_survives_the_disk() -> None:
+def three_seats(*names: str) -> tuple[Genesis, list[Ed25519PrivateKey]]:
     keys = [key_from_seed(bytes([i + 1]) * 32) for i in range(3)]
-    seats = [(n, public_bytes(k)) for n, k in zip(("H", "A", "C"), keys, strict=True)]
-    genesis = make_genesis("durak", seats, nonce=b"n" * 32)
+    seats = [(n, public_bytes(k)) for n, k in zip(names, keys, strict=True)]
+    return make_genesis("durak", seats, nonce=b"n" * 32), keys
+
+
+def test_a_seat_record_survives_the_disk() -> None:
+    genesis, keys = three_seats("H", "A", "C")
     record = records.SeatRecord(
         role="host", genesis=genesis, seat=0, bind="0.0.0.0", port=0, dial={1: ("10.0.0.2", 4000)},
         computers={2: records.Computer(bytes([3]) * 32, "easy")}, auto="easy",
@@ -140,9 +145,7 @@ def test_a_seat_record_survives_the_disk() -> None:
 
 
 def test_resume_says_what_comes_back_and_that_a_hosts_lobby_does_not() -> None:
-    keys = [key_from_seed(bytes([i + 1]) * 32) for i in range(3)]
-    seats = [(n, public_bytes(k)) for n, k in zip(("Hana", "Ann", "Boris"), keys, strict=True)]
-    genesis = make_genesis("durak", seats, nonce=b"n" * 32)
+    genesis, _ = three_seats("Hana", "Ann", "Boris")
     host = records.SeatRecord(
         role="host", genesis=genesis, seat=0, bind="0.0.0.0", port=0, dial={1: ("10.0.0.2", 4000)},
         computers={2: records.Computer(bytes([3]) * 32, "easy")}, auto=None,
