@@ -35,6 +35,7 @@ from p2pcards.ai.tournament import (
     UnitResult,
     build_report,
     deal_seed,
+    entry_labels,
     make_player,
     plan,
     player_seed,
@@ -135,7 +136,8 @@ class UnitWatch:
                                     f"{config.max_moves} moves", times)
         if self.match is None or not (self.complete or self.stopped or self.match.over):
             raise GameError(f"the table of deal {self.deal} stopped before the unit was complete")
-        unit = Unit(p.rules, p.layouts[layout_index], len(p.kinds), self.match, self.hands, self.stopped)
+        unit = Unit(p.rules, p.layouts[layout_index], len(p.kinds), self.match, self.hands, self.stopped,
+                    entry_labels(p.kinds))
         return UnitResult(self.deal, layout_index, p.adapter.outcome(unit), len(self.hands), self.stopped,
                           p.adapter.summary(unit), times)
 

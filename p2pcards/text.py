@@ -11,12 +11,16 @@ that shows such a string passes it through ``shown``, and only there is that dec
   nothing disappears without a trace;
 - the result is cut to ``limit`` code points, the last one an ellipsis when something was cut.
 
+Beside it, the one way a game's option values are written for people and in advertisements
+(``option_value``, ``options_text``): ``deal=3, blind=true``, as they are typed after ``-o``.
+
 This is a leaf module: it imports nothing of ours, so any layer may use it.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from typing import Final
 
 MAX_NAME: Final = 40
@@ -58,4 +62,18 @@ def name_problem(name: object) -> str:
     return ""
 
 
-__all__ = ["ELLIPSIS", "MAX_NAME", "REPLACEMENT", "name_problem", "shown"]
+def option_value(value: object) -> str:
+    """An option's value as it is written everywhere (``host``, ``list``, ``join``, ``sim``,
+    ``games`` and the mDNS record): a boolean as ``true`` / ``false``, as typed after ``-o``;
+    anything else as its text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def options_text(options: Iterable[tuple[str, object]]) -> str:
+    """Options as one line: ``ante=20, blind=false``, in the order given."""
+    return ", ".join(f"{name}={option_value(value)}" for name, value in options)
+
+
+__all__ = ["ELLIPSIS", "MAX_NAME", "REPLACEMENT", "name_problem", "option_value", "options_text", "shown"]

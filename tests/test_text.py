@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from p2pcards.text import ELLIPSIS, MAX_NAME, REPLACEMENT, name_problem, shown
+from p2pcards.text import ELLIPSIS, MAX_NAME, REPLACEMENT, name_problem, option_value, options_text, shown
 
 ATTACKS = [
     "\x1b[2J\x1b[H",  # clear the screen, cursor home
@@ -74,3 +74,11 @@ def test_good_names(name: str):
 )
 def test_bad_names_say_why(name: object, why: str):
     assert why in name_problem(name)
+
+
+def test_option_values_are_written_as_they_are_typed_after_dash_o():
+    # one formatting for sim, host, list, join, games and the mDNS record
+    assert option_value(False) == "false" and option_value(True) == "true"
+    assert option_value(-200) == "-200" and option_value("count") == "count"
+    assert options_text([("blind", True), ("ante", 20)]) == "blind=true, ante=20"
+    assert options_text([]) == ""

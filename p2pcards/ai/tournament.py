@@ -9,7 +9,9 @@ their adapters without loading the table.
   deal ``g`` is the same whoever sits where;
 * an **entry** is one position of the ``players`` list (a level, or ``random``); a **layout** says which
   entry sits in each seat.  The adapter of the game lists the layouts (for two sides: as given, then
-  swapped; for one focal seat against the rest: the focal seat in each position);
+  swapped; for one focal seat against the rest: the focal seat in each position).  The report names
+  an entry by its kind and its position in the list (``hard #1``, ``random #2``: ``entry_labels``),
+  never by a seat: the seats change from layout to layout;
 * without ``duplicate``, deal ``g`` is played once, in layout ``g mod L`` (the seats rotate from deal to
   deal); with ``duplicate``, every deal is played once in every layout, so luck of the cards cancels.
 
@@ -31,6 +33,7 @@ from typing import Any
 from p2pcards.ai.base import LEVELS, Player, RandomPlayer
 from p2pcards.games import HandState, Match, OptionError, Rules, load
 from p2pcards.games.rng import Rng
+from p2pcards.text import options_text
 
 KINDS: tuple[str, ...] = (*LEVELS, "random")
 """What may sit in a seat: a computer player's level, or uniform random legal play."""
@@ -66,6 +69,29 @@ class Unit:
     the audit (the cards a rule checks are open; discards and folded hands may stay hidden)."""
     stopped: bool = False
     """True if the unit was cut short by the hand limit."""
+    labels: tuple[str, ...] = ()
+    """Per entry, how the report names it (``entry_labels``); empty: ``#1``, ``#2``..."""
+
+    def label(self, entry: int) -> str:
+        return self.labels[entry] if entry < len(self.labels) else f"#{entry + 1}"
+
+    def seat_label(self, seat: int) -> str:
+        """The entry sitting in ``seat``, as the report names it."""
+        return self.label(self.layout[seat])
+
+    def seats_label(self, seats: Sequence[int], *, count: bool = True) -> str:
+        """The entries in ``seats``, in the order of the seats, each named once (with ``count``, with
+        the number of its seats there when it has more than one): ``a``, ``a and b``,
+        ``a (2 seats), b and c``."""
+        names: list[str] = []
+        counts: dict[str, int] = {}
+        for s in seats:
+            name = self.seat_label(s)
+            if name not in counts:
+                names.append(name)
+            counts[name] = counts.get(name, 0) + 1
+        named = [n if counts[n] == 1 or not count else f"{n} ({counts[n]} seats)" for n in names]
+        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
 
 
 class Adapter:
@@ -100,7 +126,13 @@ class Adapter:
         return [Outcome(None) for _ in range(unit.entries)]
 
     def summary(self, unit: Unit) -> str:
-        return unit.match.summary()
+        """The unit in a line, entries named as the report names them.  Default: the standings
+        after it, best first."""
+        parts = []
+        for s in unit.match.standings().ranking():
+            tag = "" if s.status == "playing" else f" ({s.status})"
+            parts.append(f"{unit.seat_label(s.seat)} {s.score}{tag}")
+        return ", ".join(parts)
 
     def notes(self, report: Report) -> list[str]:
         """Lines the report adds for this game (e.g. an interval of the average value).  Default: none."""
@@ -268,6 +300,13 @@ def player_seed(config: Config, deal: int, layout: int, seat: int) -> int:
     return Rng(_seed(config, "player", deal, layout, seat)).next64()
 
 
+def entry_labels(kinds: Sequence[str]) -> tuple[str, ...]:
+    """How the report names each entry: its kind and its position in the players list (``hard #1``,
+    ``random #2``, ``random #3``), the same in the table, the unit lines, the notes and the JSON, so
+    that two entries of one kind are told apart, and an entry is not confused with a seat."""
+    return tuple(f"{kind} #{entry + 1}" for entry, kind in enumerate(kinds))
+
+
 def make_player(rules: Rules, kind: str, seed: int) -> Player:
     if kind == "random":
         return RandomPlayer(rules, seed)
@@ -314,6 +353,8 @@ def percentile(sorted_xs: Sequence[float], q: float) -> float:
 class EntryStats:
     entry: int
     kind: str
+    label: str = ""
+    """How the report names the entry (``entry_labels``)."""
     units: int = 0
     wins: int = 0
     draws: int = 0
@@ -335,8 +376,8 @@ class EntryStats:
 
     def to_dict(self) -> dict[str, Any]:
         lo, hi = self.interval()
-        return {"entry": self.entry, "kind": self.kind, "units": self.units, "wins": self.wins,
-                "draws": self.draws, "losses": self.losses, "rate": round(self.rate, 4),
+        return {"entry": self.entry, "kind": self.kind, "label": self.label, "units": self.units,
+                "wins": self.wins, "draws": self.draws, "losses": self.losses, "rate": round(self.rate, 4),
                 "ci95": [round(lo, 4), round(hi, 4)],
                 "value_avg": round(self.value_sum / self.units, 4) if self.units else 0.0}
 
@@ -361,6 +402,11 @@ class Report:
     @property
     def hands(self) -> int:
         return sum(u.hands for u in self.units)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Per entry, how the report names it (``entry_labels``)."""
+        return entry_labels(self.kinds)
 
     def timing(self, kind: str) -> dict[str, float]:
         xs = sorted(self.times.get(kind, []))
@@ -390,7 +436,8 @@ class Report:
 
 
 def build_report(p: Plan, by_deal: dict[int, list[UnitResult]], seconds: float) -> Report:
-    entries = [EntryStats(e, k) for e, k in enumerate(p.kinds)]
+    entries = [EntryStats(e, k, label) for (e, k), label in zip(enumerate(p.kinds), entry_labels(p.kinds),
+                                                                  strict=True)]
     units: list[UnitResult] = []
     times: dict[str, list[float]] = {}
     for g in sorted(by_deal):
@@ -413,28 +460,35 @@ def build_report(p: Plan, by_deal: dict[int, list[UnitResult]], seconds: float) 
     return report
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 def format_report(r: Report) -> str:
-    """The report as a plain-text table."""
-    opts = ", ".join(f"{k}={v}" for k, v in r.options.items())
+    """The report as a plain-text table; every entry named by its label (``hard #1``), never by a
+    seat, since the seats change from layout to layout."""
     mode = "duplicate" if r.duplicate else "rotating seats"
     deals = len({u.deal for u in r.units})
-    lines = [f"{r.game} ({opts}); {r.unit} per unit; seed {r.seed}; {mode}; "
-             f"{deals} deals, {len(r.units)} units, {r.hands} hands in {r.seconds:.1f} s"]
+    counted = ", ".join(_count(n, what) for n, what in ((deals, "deal"), (len(r.units), "unit"),
+                                                         (r.hands, "hand")))
+    lines = [f"{r.game} ({options_text(r.options.items())}); {r.unit} per unit; seed {r.seed}; {mode}; "
+             f"{counted} in {r.seconds:.1f} s"]
     stopped = sum(1 for u in r.units if u.stopped)
     if stopped:
         lines.append(f"{stopped} unit(s) cut short (hand limit, or a hand that did not end); "
                      "an abandoned hand is not ranked")
     if any(e.ranked for e in r.entries):
+        width = max(len("player"), *(len(e.label) for e in r.entries))
         lines.append("")
-        head = (f"{'#':>2}  {'player':<7} {'units':>6} {'wins':>6} {'draws':>6} {'losses':>6} "
-                f"{'win rate':>8}  {'95% interval':<15} {'avg ' + r.value_name:>10}")
-        lines.append(head)
+        lines.append(f"{'player':<{width}} {'units':>6} {'wins':>6} {'draws':>6} {'losses':>6} "
+                     f"{'win rate':>8}  {'95% interval':<15} {'avg ' + r.value_name:>10}")
         for e in r.entries:
             lo, hi = e.interval()
             avg = e.value_sum / e.units if e.units else 0.0
-            lines.append(f"{e.entry + 1:>2}  {e.kind:<7} {e.units:>6} {e.wins:>6} {e.draws:>6} {e.losses:>6} "
+            lines.append(f"{e.label:<{width}} {e.units:>6} {e.wins:>6} {e.draws:>6} {e.losses:>6} "
                          f"{100 * e.rate:>7.1f}%  {100 * lo:5.1f}% - {100 * hi:5.1f}%  {avg:>+10.3f}")
         lines.append("(win rate: wins plus half the draws, per unit; Wilson 95% interval)")
+        lines.append("(#N: the entry's place in the list of players, whatever seat it had)")
     if r.notes:
         lines.append("")
         lines.extend(r.notes)
@@ -442,13 +496,14 @@ def format_report(r: Report) -> str:
         lines.append("")
         for u in r.units:
             status = " (stopped: hand limit)" if u.stopped else ""
-            lines.append(f"  deal {u.deal + 1:>4}: {u.hands:>4} hands{status}  {u.summary}")
+            lines.append(f"  deal {u.deal + 1:>4}: {_count(u.hands, 'hand'):>10}{status}  {u.summary}")
     if r.times:
         lines.append("")
-        lines.append(f"{'player':<7} {'decisions':>9} {'median':>10} {'p95':>10} {'max':>10}")
+        lines.append(f"{'kind':<7} {'decisions':>9} {'median':>10} {'p95':>10} {'max':>10}")
         for k in sorted(r.times):
             t = r.timing(k)
             lines.append(f"{k:<7} {t['decisions']:>9} {t['median_ms']:>8.2f}ms {t['p95_ms']:>8.2f}ms "
                          f"{t['max_ms']:>8.2f}ms")
-        lines.append("(decision time: each choice among two or more legal actions, measured in the runner)")
+        lines.append("(decision time: each choice among two or more legal actions, measured in the runner;")
+        lines.append(" one row per kind of player, all its entries together)")
     return "\n".join(lines)

@@ -31,6 +31,7 @@ from p2pcards.store import journal as journal_file
 from p2pcards.store import paths
 from p2pcards.store.files import PRIVATE_MODE, atomic_write, check_private
 from p2pcards.table.genesis import Genesis, GenesisError
+from p2pcards.text import options_text
 
 if TYPE_CHECKING:  # the room is only named here: the commands that make one import it
     from p2pcards.local import LocalRoom
@@ -364,8 +365,7 @@ def _show(game_id: bytes, as_json_doc: bool) -> int:
     print(f"game     {game_id.hex()}")
     print(f"kind     {s.kind}, {_state(s)}, last played {_when(s.modified)}")
     if g is not None:
-        options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in g.options)
-        print(f"rules    {g.game} ({options}), {g.dealer} dealer")
+        print(f"rules    {g.game} ({options_text(g.options)}), {g.dealer} dealer")
         for i, seat in enumerate(g.seats):
             print(f"seat {i}   {seat.name}  {wire.fingerprint(seat.key)}")
     print(f"kept     {human_size(s.size)} in {s.directory}"

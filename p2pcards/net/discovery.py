@@ -34,7 +34,7 @@ from typing import Any, Final
 import trio
 
 from p2pcards.net.handshake import HANDSHAKE_VERSION
-from p2pcards.text import shown
+from p2pcards.text import option_value, shown
 
 SERVICE_TYPE: Final = "_p2pcards._tcp.local."
 RESOLVE_TIMEOUT_MS: Final = 3000
@@ -135,8 +135,9 @@ class TableAd:
 
 
 def option_text(options: Sequence[tuple[str, Any]]) -> tuple[tuple[str, str], ...]:
-    """A game's options as an advertisement carries them (booleans as ``true`` / ``false``)."""
-    return tuple((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in options)
+    """A game's options as an advertisement carries them (``text.option_value``: booleans as
+    ``true`` / ``false``)."""
+    return tuple((k, option_value(v)) for k, v in options)
 
 
 def instance_name(name: str, fingerprint: str, port: int) -> str:

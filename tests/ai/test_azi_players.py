@@ -320,6 +320,6 @@ def test_adapter_counts_chips_per_hand_and_plays_azi_replays_to_the_end() -> Non
     assert n == 6 and lo <= mean <= hi  # by deal: the mean over the deal's three layouts
     assert mean == pytest.approx(sum(u.outcomes[0].value for u in rep.units) / len(rep.units))
     # the report prints that interval (p2pcards sim shows it under the table)
-    assert rep.notes == [f"normal (entry 1): {mean:+.1f} chips per hand, 95% interval [{lo:+.1f}, "
+    assert rep.notes == [f"normal #1: {mean:+.1f} chips per hand, 95% interval [{lo:+.1f}, "
                          f"{hi:+.1f}] (over 6 deals, each the mean of its seatings)"]
     assert rep.notes[0] in T.format_report(rep) and rep.to_dict()["notes"] == rep.notes

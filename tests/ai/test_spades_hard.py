@@ -236,7 +236,7 @@ def test_the_adapter_plays_deals_with_the_teams_swapping_seats():
     sums = [sum(u.outcomes[0].value for u in report.units if u.deal == d) for d in range(3)]
     wins = sum(1.0 if v > 0 else 0.5 if v == 0 else 0.0 for v in sums)
     (note,) = report.notes
-    assert note.startswith(f"duplicate pairs: normal wins {wins:g} of 3 deals (both seatings added)")
+    assert note.startswith(f"duplicate pairs: normal #1 wins {wins:g} of 3 deals (both seatings added)")
     assert note in T.format_report(report)
     with pytest.raises(Exception, match="1, 2"):
         SpadesAdapter().layouts(spades(), 3)

@@ -71,7 +71,9 @@ def test_duplicate_plays_every_deal_in_every_seating_with_the_same_cards():
     for first, second in zip(report.units[::2], report.units[1::2], strict=True):
         assert first.deal == second.deal and (first.layout, second.layout) == (0, 1)
         assert [o.points for o in first.outcomes] == [o.points for o in second.outcomes][::-1]
-        assert first.summary == second.summary  # the same game, the entries in swapped seats
+        # the same game, the entries in swapped seats: the lines name the entries, so they swap too
+        swapped = first.summary.replace("#1", "#x").replace("#2", "#1").replace("#x", "#2")
+        assert second.summary == swapped
 
 
 def test_without_duplicate_the_seats_rotate_from_deal_to_deal():
@@ -106,13 +108,17 @@ def test_every_unit_is_played_on_a_table_with_the_seeded_dealer_and_a_signed_log
         assert room.over and room.fault is None
         assert len({t.digest() for t in room.tables}) == 1, "every replica reached the same state"
         (hand,) = ended(room)
-        assert hand.over.audit.ok and unit.summary == hand.over.state.result.summary()
+        assert hand.over.audit.ok
+        result = hand.over.state.result
+        assert result.durak is not None  # no draw in these deals: the line names the loser
+        loser = report.labels[report.layouts[unit.layout][result.durak]]
+        assert unit.summary.endswith(f"; {loser} is the durak.")
         # an observer re-checks the viewing seat's journal: signatures, chain, deal and audit
         observer = Table(room.genesis, None, None)
         verdicts = observer.restore(room.stores[room.viewpoint].payloads())
         assert observer.fault is None and observer.digest() == room.table.digest()
         (again,) = [v for v in verdicts if isinstance(v, out.HandOver)]
-        assert again.state.result.summary() == unit.summary
+        assert again.state.result == result
 
 
 def first_hands(room: LocalRoom) -> tuple[Any, dict[int, list[int]]]:
@@ -292,3 +298,65 @@ def test_the_hand_limit_stops_a_unit_short_of_its_end():
     p = T.Plan(base.config, adapter, base.rules, base.kinds, adapter.layouts(base.rules, 2))
     (unit,) = S.play_deal(p, 0)
     assert unit.stopped and unit.hands == 2
+
+
+def test_a_units_line_names_the_entries_whatever_seat_they_had():
+    # Rotating seats: "easy" is seat 0 in one deal and seat 1 in the next; each line must name the
+    # entry that really lost, not "seat 0".
+    report = S.run(config(players=("easy", "random"), games=4))
+    assert [u.layout for u in report.units] == [0, 1, 0, 1]
+    text = T.format_report(report)
+    for u in report.units:
+        assert "seat" not in u.summary
+        losers = [e for e, o in enumerate(u.outcomes) if o.points == 0]
+        winners = [e for e, o in enumerate(u.outcomes) if o.points == 2]
+        assert len(losers) == len(winners) == 1, u.summary
+        assert u.summary == (f"{report.labels[winners[0]]} went out first; "
+                             f"{report.labels[losers[0]]} is the durak.")
+        assert u.summary in text
+
+
+def test_entries_of_one_kind_are_told_apart_in_every_line_of_the_report():
+    report = S.run(T.Config("azi", ("random", "random", "random", "normal"), games=3, seed=2))
+    assert report.labels == ("random #1", "random #2", "random #3", "normal #4")
+    text = T.format_report(report)
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("player "))
+    assert [" ".join(line.split()[:2]) for line in lines[head + 1:head + 5]] == list(report.labels)
+    assert report.notes[0].startswith("random #1: ") and report.notes[0] in text
+    assert [e["label"] for e in report.to_dict()["entries"]] == list(report.labels)
+    for u in report.units:
+        assert "seat" not in u.summary
+        won = [e for e, o in enumerate(u.outcomes) if o.points == 2]
+        if won and "azi:" not in u.summary:
+            assert f"{report.labels[won[0]]} wins " in u.summary
+
+
+def test_spades_lines_name_each_team_by_its_entries_whatever_seats_they_had():
+    report = S.run(T.Config("spades", ("normal", "easy"), games=2, seed=4))
+    assert [u.layout for u in report.units] == [0, 1]
+    for u in report.units:
+        first, second = u.summary.split(" | ")
+        # the team in seats 0 and 2 is named first: entry 1 there in layout 0, entry 2 in layout 1
+        assert first.startswith(report.labels[u.layout] + " (bid ")
+        assert second.startswith(report.labels[1 - u.layout] + " (bid ")
+        assert "seat" not in u.summary and "team" not in u.summary
+    game = S.run(T.Config("spades", ("normal", "easy"), games=1, seed=4, unit="game",
+                          options=(("target", 100),)))
+    (unit,) = game.units
+    winner = next(e for e, o in enumerate(unit.outcomes) if o.points == 2)
+    assert unit.summary.endswith(f". {game.labels[winner]} wins.") and "Team" not in unit.summary
+
+
+def test_a_seats_label_counts_an_entry_with_several_seats_once():
+    unit = T.Unit(T.plan(config()).rules, (0, 1, 0, 1), 2, None, [], labels=("hard #1", "easy #2"))  # type: ignore[arg-type]
+    assert unit.seat_label(2) == "hard #1"
+    assert unit.seats_label((0, 1, 2)) == "hard #1 (2 seats) and easy #2"
+    assert unit.seats_label((0, 2), count=False) == "hard #1"
+    assert unit.seats_label((3, 0)) == "easy #2 and hard #1"
+
+
+def test_the_report_writes_option_values_as_host_and_list_do():
+    report = S.run(config(options=(("first_bout_limit_5", True),), games=1))
+    first = T.format_report(report).splitlines()[0]
+    assert "first_bout_limit_5=true" in first and "True" not in first

@@ -7,14 +7,16 @@ import json
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pcards.cli import main
 from p2pcards.cli.common import UsageError
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan import record as records
+from p2pcards.cli.lan import resume
 from p2pcards.cli.lan.game import display_names
 from p2pcards.store.paths import HOME_ENV
-from p2pcards.table.genesis import make_genesis
+from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.wire import key_from_seed, public_bytes
 
 
@@ -118,10 +120,14 @@ def test_the_screen_names_the_seats() -> None:
     assert display_names(["Ann", "Bob", "Ann", "You"], 1) == ("Ann (0)", "You", "Ann (2)", "You (3)")
 
 
-def test_a_seat_record_survives_the_disk() -> None:
+def three_seats(*names: str) -> tuple[Genesis, list[Ed25519PrivateKey]]:
     keys = [key_from_seed(bytes([i + 1]) * 32) for i in range(3)]
-    seats = [(n, public_bytes(k)) for n, k in zip(("H", "A", "C"), keys, strict=True)]
-    genesis = make_genesis("durak", seats, nonce=b"n" * 32)
+    seats = [(n, public_bytes(k)) for n, k in zip(names, keys, strict=True)]
+    return make_genesis("durak", seats, nonce=b"n" * 32), keys
+
+
+def test_a_seat_record_survives_the_disk() -> None:
+    genesis, keys = three_seats("H", "A", "C")
     record = records.SeatRecord(
         role="host", genesis=genesis, seat=0, bind="0.0.0.0", port=0, dial={1: ("10.0.0.2", 4000)},
         computers={2: records.Computer(bytes([3]) * 32, "easy")}, auto="easy",
@@ -136,3 +142,20 @@ def test_a_seat_record_survives_the_disk() -> None:
     path.write_text(json.dumps({"version": 1, "role": "host"}))
     with pytest.raises(Exception, match="the seat record is damaged"):
         records.load(genesis.game_id)
+
+
+def test_resume_says_what_comes_back_and_that_a_hosts_lobby_does_not() -> None:
+    genesis, _ = three_seats("Hana", "Ann", "Boris")
+    host = records.SeatRecord(
+        role="host", genesis=genesis, seat=0, bind="0.0.0.0", port=0, dial={1: ("10.0.0.2", 4000)},
+        computers={2: records.Computer(bytes([3]) * 32, "easy")}, auto=None,
+    )
+    said = resume.what_comes_back(host)
+    short = genesis.game_id.hex()[:12]
+    assert said.startswith(f"Resuming game {short} (durak with Hana, Ann and Boris) as Hana: ")
+    assert "the table's lobby is not reopened" in said and "nobody new can join" in said
+    assert said.endswith("Your 1 computer player comes back with you.")
+    joiner = records.SeatRecord(role="join", genesis=genesis, seat=1, bind="0.0.0.0", port=4000,
+                                dial={0: ("10.0.0.1", 47474)}, computers={}, auto=None)
+    said = resume.what_comes_back(joiner)
+    assert "as Ann: the seats reconnect" in said and "lobby" not in said

@@ -48,7 +48,7 @@ def test_a_number_of_players_means_random_players_and_options_still_work(capsys)
     code, out, _ = run(capsys, "sim", "durak", "--players", "3", "-o", "first_bout_limit_5=on",
                        "--games", "2")
     assert code == 0
-    assert "players=3" in out and "first_bout_limit_5=True" in out and "random" in out
+    assert "players=3" in out and "first_bout_limit_5=true" in out and "random" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [

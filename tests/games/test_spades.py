@@ -611,8 +611,10 @@ def test_options_defaults_sorted_and_complete():
 @pytest.mark.parametrize("name", ["jokers", "deuces_high", "suicide", "blind_nil"])
 def test_options_locked_variants_are_off(name):
     assert dict(spades(**{name: False}).options)[name] is False
-    with pytest.raises(OptionError, match="disabled"):
+    with pytest.raises(OptionError, match=r"a locked variant this version does not play: it can only be "
+                                          r"off$") as refused:
         spades(**{name: True})
+    assert repr(name) in str(refused.value) and "1.0" not in str(refused.value)
 
 
 def test_options_bad_values_are_refused():

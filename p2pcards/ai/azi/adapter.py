@@ -4,7 +4,8 @@ Every unit is a new match (everyone at the bankroll, the first dealer drawn from
 played until the pot is won: a hand, and again while it ends in an azi (A14) and the pot is carried
 over.  An entry's value is the chips its seats won or lost over the unit; it wins the unit when
 that is positive, draws at zero, loses below.  With ``players`` naming one entry per seat (the
-default layouts), duplicate play sits every entry in every seat of every deal.
+default layouts), duplicate play sits every entry in every seat of every deal.  Lines name the
+entries (``random #2``), not the seats.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import math
 
 from p2pcards.ai.tournament import Z95, OneSeatPerEntry, Outcome, Report, Unit
 from p2pcards.games import Match, Rules
-from p2pcards.games.azi import AziMatch
+from p2pcards.games.azi import AziMatch, AziResult
 
 
 class AziAdapter(OneSeatPerEntry):
@@ -46,12 +47,14 @@ class AziAdapter(OneSeatPerEntry):
             return []
         mean, lo, hi, n = chip_interval(report)
         over = f"{n} deals, each the mean of its seatings" if report.duplicate else f"{n} hands"
-        return [f"{report.kinds[0]} (entry 1): {mean:+.1f} chips per hand, 95% interval "
+        return [f"{report.labels[0]}: {mean:+.1f} chips per hand, 95% interval "
                 f"[{lo:+.1f}, {hi:+.1f}] (over {over})"]
 
     def summary(self, unit: Unit) -> str:
+        """How the unit's last hand ended (A13, A14), in entries: ``normal #2 wins 40 of a pot of 40
+        (tricks: normal #2 2, random #1 1)``."""
         last = unit.hands[-1].result
-        text = last.summary() if last is not None else unit.match.summary()
+        text = last.summary(unit.seats_label) if isinstance(last, AziResult) else super().summary(unit)
         if len(unit.hands) > 1:
             text = f"{len(unit.hands) - 1} azi replay(s); " + text
         return text

@@ -3,7 +3,8 @@
 An entry loses the hand if one of its seats is the durak, draws if nobody is (everyone still holding
 cards ran out in the same bout, D13), and wins otherwise.  Its value is its seats' series points of D14
 (+1 for the first out, -1 for the durak).  The ``series_hands`` option is not used: every unit is
-a new one-hand match, dealt by a seat drawn from the deal's seed.
+a new one-hand match, dealt by a seat drawn from the deal's seed.  The unit's line names the entries
+(``hard #1``), not the seats, which change from layout to layout.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class DurakAdapter(OneSeatPerEntry):
         return out
 
     def summary(self, unit: Unit) -> str:
+        """How the hand ended (D13-D15), in entries: ``hard #1 went out first, then random #3;
+        random #2 is the durak.``"""
         result = unit.hands[-1].result
         assert isinstance(result, DurakResult)
-        return result.summary()
+        return result.summary(unit.seats_label)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from p2pcards.ai.tournament import Adapter, Outcome, Report, Unit, wilson
 from p2pcards.games import Match, OptionError, Rules
 from p2pcards.games.spades import HandResult, SpadesMatch
+from p2pcards.games.spades.scoring import TEAMS
 
 
 def _team_of(entry: int, layout: tuple[int, ...]) -> int:
@@ -62,9 +63,18 @@ class SpadesAdapter(Adapter):
         return out
 
     def summary(self, unit: Unit) -> str:
+        """The deal in entries: ``normal #1 (bid 4 + 1, took 4 + 1): +50 (contract 5 made ...);
+        score 50, bags 0 | easy #2 (...): ...``, each team named by the entries in its seats."""
         result = unit.hands[-1].result
         assert isinstance(result, HandResult)
-        return result.summary().replace("\n", " | ")
+        sides = []
+        for team in result.teams:
+            seats = TEAMS[team.team]
+            bids = " + ".join("nil" if result.bids[s] == 0 else str(result.bids[s]) for s in seats)
+            took = " + ".join(str(result.tricks[s]) for s in seats)
+            side = unit.seats_label(seats, count=False)
+            sides.append(f"{side} (bid {bids}, took {took}): {team.outcome()}")
+        return " | ".join(sides)
 
     def notes(self, report: Report) -> list[str]:
         """With two entries in duplicate play, the **duplicate pairs** line: each deal's plays (the teams
@@ -73,7 +83,7 @@ class SpadesAdapter(Adapter):
         if not report.duplicate or len(report.kinds) != 2 or not report.units:
             return []
         wins, n, (lo, hi) = duplicate_pairs(report)
-        return [f"duplicate pairs: {report.kinds[0]} wins {wins:g} of {n} deals (both seatings added): "
+        return [f"duplicate pairs: {report.labels[0]} wins {wins:g} of {n} deals (both seatings added): "
                 f"{100 * wins / n:.1f}%  [{100 * lo:.1f}% - {100 * hi:.1f}%]"]
 
 
@@ -90,7 +100,21 @@ class SpadesGameAdapter(SpadesAdapter):
         return a - b, b - a
 
     def summary(self, unit: Unit) -> str:
-        return unit.match.summary()
+        """The game's end in entries: ``after 9 hands: normal #1 520 points, 3 bags; easy #2 310
+        points, 7 bags. normal #1 wins.``"""
+        m = unit.match
+        assert isinstance(m, SpadesMatch)
+        n = m.hands_played
+        teams = "; ".join(f"{unit.seats_label(TEAMS[t], count=False)} {m.scores[t]} points, "
+                          f"{m.bags[t]} bag{'' if m.bags[t] == 1 else 's'}" for t in (0, 1))
+        head = f"after {n} hand{'s' if n != 1 else ''}: " if n else ""
+        if m.winner is not None:
+            seats = TEAMS[m.winner]
+            verb = "wins" if len({unit.layout[s] for s in seats}) == 1 else "win"
+            return f"{head}{teams}. {unit.seats_label(seats, count=False)} {verb}."
+        if m.over:
+            return f"{head}{teams}. The game is over unfinished (abandoned, or cut short)."
+        return f"{head}{teams}. Stopped before the target."
 
 
 def duplicate_pairs(report: Report) -> tuple[float, int, tuple[float, float]]:

@@ -11,9 +11,11 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any, Final
 
 import trio
+from rich.cells import cell_len
 from rich.text import Text
 
 from p2pcards.cli.lan.runner import LanError
+from p2pcards.cli.lan.summary import LINE, FittedLine, changed_options, fit_list, shorten_words
 from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
 from p2pcards.net.discovery import Appeared, Changed, Sighting, TableAd, Vanished, browse
 from p2pcards.net.handshake import HANDSHAKE_VERSION
@@ -45,6 +47,8 @@ def known_hosts() -> dict[str, str]:
         return {}
 
 
+MIN_NAME: Final = 12
+"""The fewest columns a table's name is shortened to in a ``list`` line."""
 DEALER_WORDS: Final = {"mental": "mental poker", "seeded": "SEEDED DEALER (a test deck anyone can predict)"}
 
 
@@ -57,32 +61,47 @@ def ad_json(ad: TableAd, known: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def ad_line(ad: TableAd, known: dict[str, str], mark: str = "") -> Text:
-    """One table as ``list`` shows it (every text in ``ad`` was made safe when it was parsed)."""
-    line = Text(mark)
-    line.append(f"{ad.name}", style="bold")
-    line.append(f"  {ad.game.capitalize()}")
-    options = ", ".join(f"{k}={v}" for k, v in ad.options if k != "players")
-    if options:
-        line.append(f" ({options})", style="dim")
-    if ad.playing:
-        line.append("  playing (the game has started)", style="dim")
-    else:
-        line.append(f"  {ad.free} of {ad.seats} seats free", style="green" if ad.free else "dim")
-    dealer_style = "dim" if ad.dealer == "mental" else "bold red"
-    line.append(f"  {DEALER_WORDS.get(ad.dealer, ad.dealer)}", style=dealer_style)
-    line.append("  host ")
-    host = known.get(ad.fingerprint)
-    if host is not None:
-        line.append(f"{host} (known) ", style="bold")
-    line.append(ad.fingerprint, style="cyan")
-    if ad.addresses:
-        line.append(f"  {ad.addresses[0]}:{ad.port}")
-    if ad.private:
-        line.append("  join code needed", style="yellow")
+def line_width(out: Out) -> int:
+    """The columns a one-line description may take: 80, or less on a narrower terminal."""
+    return min(LINE, out.console.width)
+
+
+def ad_line(ad: TableAd, known: dict[str, str], mark: str = "", width: int = LINE) -> Text:
+    """One table as ``list`` shows it: one line within ``width`` columns, the essentials first (name,
+    game, free seats, address), then what fits of the rest, each part whole: a seeded dealer or
+    another protocol (the name is shortened for those first), a join code, the options that differ
+    from the defaults, the host.  Every text in ``ad`` was made safe when it was parsed."""
+    address = f"  {ad.addresses[0]}:{ad.port}" if ad.addresses else ""
+    # what a player must not miss: a deck anyone can predict, a program that cannot join
+    warnings = [f"  {DEALER_WORDS.get(ad.dealer, ad.dealer).split(' (')[0]}"] if ad.dealer != "mental" else []
     if ad.version != HANDSHAKE_VERSION:
-        line.append(f"  (protocol {ad.version}: another version of p2pcards)", style="red")
-    return line
+        warnings.append(f"  protocol {ad.version}")
+    room = width - cell_len(mark)
+    seats = "playing (the game has started)" if ad.playing else f"{ad.free} of {ad.seats} seats free"
+    essentials = f"  {ad.game}  {seats}{address}{''.join(warnings)}"
+    if cell_len(essentials) + min(cell_len(ad.name), MIN_NAME) > room:
+        seats = "playing" if ad.playing else f"{ad.free}/{ad.seats} free"
+    tail = f"  {ad.game.capitalize()}  {seats}{address}"
+    line = FittedLine(width)
+    line.put(mark)
+    line.put(shorten_words(ad.name, max(room - cell_len(tail + "".join(warnings)), MIN_NAME)), style="bold")
+    line.put(f"  {ad.game.capitalize()}")
+    line.put(f"  {seats}", style="green" if ad.free and not ad.playing else "dim")
+    line.put(address)
+    for warning in warnings:
+        line.add(warning, style="bold red")
+    if ad.private:
+        line.add("  join code needed", style="yellow")
+    changed = changed_options(ad.game, ad.options)
+    options = fit_list(changed, line.room - 4)
+    if options:
+        line.add(f"  ({options})", style="dim")
+    elif changed:
+        line.add(f"  ({len(changed)} option{'s' if len(changed) != 1 else ''} changed)", style="dim")
+    host = known.get(ad.fingerprint)
+    if host is None or not line.add(f"  host {host} (known)", style="bold"):
+        line.add(f"  host {ad.fingerprint}", style="cyan")
+    return line.text
 
 
 def _exact(ad: TableAd, wanted: str) -> bool:
@@ -159,7 +178,7 @@ async def find_table(
                 if pick and isinstance(sighting, Appeared) and not ad.playing:
                     listed.append(ad)
                     out.hide_status()
-                    out.say(ad_line(ad, known, f"{len(listed):>2}  "))
+                    out.say(ad_line(ad, known, f"{len(listed):>2}  ", line_width(out)))
                     out.prompt("Type a table's number to join it: ")
                 if wanted is None and not pick and settle is None:
                     settle = trio.CancelScope(deadline=trio.current_time() + SETTLE)
@@ -229,6 +248,6 @@ async def watch_tables(interfaces: Sequence[str] | None, timeout: float | None, 
                 seen += kind == "appeared"
                 current[ad.instance] = ad
                 out.emit({"event": kind, **ad_json(ad, known)})
-                out.say(ad_line(ad, known, "+ " if kind == "appeared" else "~ "))
+                out.say(ad_line(ad, known, "+ " if kind == "appeared" else "~ ", line_width(out)))
     out.hide_status()
     return seen

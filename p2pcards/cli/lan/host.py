@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
+from rich.cells import cell_len
 from rich.text import Text
 
 from p2pcards import games
@@ -27,6 +28,7 @@ from p2pcards.cli.lan import record as records
 from p2pcards.cli.lan.admission import Admission
 from p2pcards.cli.lan.game import LanGame
 from p2pcards.cli.lan.runner import Context, LanError, play_seat, run_trio
+from p2pcards.cli.lan.summary import options_line
 from p2pcards.cli.lan.terminal import Lines, Out
 from p2pcards.local import DEALERS
 from p2pcards.net.discovery import Advertisement, advertise
@@ -310,14 +312,15 @@ def _announce(lobby: Lobby, config: HostConfig, out: Out, advertisement: Adverti
     })
     if out.json:
         return
-    options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.options
-                        if k != "players")
     dealer = "mental poker" if config.dealer == "mental" else "SEEDED dealer (tests only)"
     head = Text(f"Hosting {table!r}: {config.game.capitalize()}, {config.players} seats, {dealer}",
                 style="bold")
-    out.console.rule(head)
-    if options:
-        out.say(Text(f"Options: {options}", style="dim"))  # on a line of its own: never cut
+    if cell_len(head.plain) + 4 <= out.console.width:
+        out.console.rule(head)
+    else:
+        out.say(head)  # a rule would cut its title: a line that wraps between words instead
+    # on a line of its own (it wraps between options, never inside one), only what is not as usual
+    out.say(Text(f"Options: {options_line(config.game, rules.options)}", style="dim"))
     fp = Text("Your key fingerprint: ")
     fp.append(fingerprint(lobby.identity), style="bold cyan")
     fp.append("  (players see it next to your table: they should check it with you)", style="dim")

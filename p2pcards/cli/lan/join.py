@@ -30,6 +30,7 @@ from p2pcards.cli.common import UsageError
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan.finding import DEALER_WORDS, find_table
 from p2pcards.cli.lan.runner import Context, LanError, run_trio
+from p2pcards.cli.lan.summary import changed_options
 from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out, changed_key_warning
 from p2pcards.net.discovery import TableAd, option_text
 from p2pcards.net.handshake import ANY_BIND, HANDSHAKE_VERSION, Why
@@ -386,9 +387,9 @@ def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out)
         head.append(table, style="bold")
         head.append(f" at {where}: {shown(offer.game, 16).capitalize()}, {offer.players} seats, "
                     f"{offer.free} free")
-        options = ", ".join(f"{k}={v}" for k, v in option_text(offer.options) if k != "players")
-        if options:
-            head.append(f" ({shown(options, 200)})", style="dim")
+        options = ", ".join(changed_options(offer.game, offer.options))
+        if options:  # only what differs from the defaults
+            head.append(f" ({shown(options, 400)})", style="dim")
         out.say(head)
         line = Text("Host ")
         line.append(host, style="bold")

@@ -17,8 +17,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "list", help="show the tables open on the local network",
         description=(
             "Watch the local network for tables (mDNS) and show each one as it appears, changes and "
-            "vanishes: game, options, free seats, the host's key fingerprint and address. Runs until "
-            "Ctrl-C, or for --timeout seconds."
+            "vanishes, on one line of at most 80 columns: name, game, free seats and address first, "
+            "then what fits of the rest (a seeded dealer, a join code, the options that differ from "
+            "the defaults, the host). --json gives everything. Runs until Ctrl-C, or for --timeout "
+            "seconds."
         ),
     )
     p.add_argument("--timeout", type=float, default=None, metavar="S",

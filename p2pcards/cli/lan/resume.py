@@ -24,6 +24,7 @@ from p2pcards.cli.lan.runner import Closable, Context, LanError, play_seat, run_
 from p2pcards.cli.lan.terminal import Lines, Out
 from p2pcards.net.node import Address, Node, computer_chooser, open_listener
 from p2pcards.store import GameStore, StoreError, load_or_create, saved_games
+from p2pcards.text import MAX_NAME, shown
 from p2pcards.wire import public_bytes
 
 LOOPBACK = "127.0.0.1"
@@ -83,9 +84,29 @@ def pick(game_id: str | None) -> records.SeatRecord:
 
 
 def _describe(record: records.SeatRecord, when: float) -> str:
-    g = record.genesis
     stamp = datetime.datetime.fromtimestamp(when).strftime("%Y-%m-%d %H:%M")
-    return f"{record.game_id.hex()[:12]} ({g.game} with {', '.join(s.name for s in g.seats)}, {stamp})"
+    return f"{record.game_id.hex()[:12]} ({_players(record)}, {stamp})"
+
+
+def _players(record: records.SeatRecord) -> str:
+    """``durak with Ann, Bob and Kai``: the names as the other seats chose them, made safe to print."""
+    names = [shown(s.name, MAX_NAME) for s in record.genesis.seats]
+    return f"{record.genesis.game} with {', '.join(names[:-1])} and {names[-1]}"
+
+
+def what_comes_back(record: records.SeatRecord) -> str:
+    """What ``resume`` reopens, said before it does: the seat, and for a host that its lobby is not
+    reopened (nobody new can join; whoever tries is not told that the game goes on here)."""
+    me = shown(record.genesis.seats[record.seat].name, MAX_NAME)
+    text = (f"Resuming game {record.game_id.hex()[:12]} ({_players(record)}) as {me}: the seats "
+            "reconnect to each other and the game goes on where it stopped.")
+    if record.role == "host":
+        text += (" Only the game comes back: the table's lobby is not reopened, so it is no longer announced "
+                 "on the network and nobody new can join it.")
+        if record.computers:
+            count = len(record.computers)
+            text += f" Your {count} computer player{'s come' if count != 1 else ' comes'} back with you."
+    return text
 
 
 async def resume(record: records.SeatRecord, auto: str | None, context: Context) -> int:
@@ -109,6 +130,7 @@ async def resume(record: records.SeatRecord, auto: str | None, context: Context)
         for c in closables:
             c.close()
         raise
+    out.say(Text(what_comes_back(record), style="dim"))
     lines = Lines() if auto is None or out.interactive else None
     game = LanGame(nodes[0], out, lines=lines, auto=auto, computers=list(record.computers), resumed=True)
     nodes[0].on_event = game.on_event

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+
+def _seats(group: Sequence[int]) -> str:
+    return f"seat {group[0]}" if len(group) == 1 else "seats " + ", ".join(map(str, group))
 
 
 def settle_pot(contributions: Sequence[int], winner: int, winner_all_in: bool) -> tuple[int, ...]:
@@ -46,16 +50,18 @@ class AziResult:
     def pot(self) -> int:
         return sum(self.contributions)
 
-    def summary(self) -> str:
-        tricks = ", ".join(f"seat {s} {t}" for s, t in enumerate(self.tricks) if t)
+    def summary(self, name: Callable[[Sequence[int]], str] = _seats) -> str:
+        """The hand in a line; ``name`` names a group of seats (default ``seat 2``, ``seats 0, 2``;
+        a tournament names the entries sitting there instead)."""
+        tricks = ", ".join(f"{name((s,))} {t}" for s, t in enumerate(self.tricks) if t)
         if self.azi:
             return (f"azi: one trick each ({tricks}); the pot of {self.pot} is carried over and "
-                    f"seats {', '.join(map(str, self.trick_winners))} play again")
+                    f"{name(self.trick_winners)} play again")
         assert self.winner is not None
         w = self.winner
         how = "everybody else folded" if self.uncontested else f"tricks: {tricks}"
-        back = [f"seat {s} gets {p} back" for s, p in enumerate(self.payouts) if p and s != w]
-        text = f"seat {w} wins {self.payouts[w]} of a pot of {self.pot} ({how})"
+        back = [f"{name((s,))} gets {p} back" for s, p in enumerate(self.payouts) if p and s != w]
+        text = f"{name((w,))} wins {self.payouts[w]} of a pot of {self.pot} ({how})"
         if back:
             text += "; " + ", ".join(back)
         return text

@@ -15,7 +15,7 @@ from p2pcards.games.durak import actions
 
 DEFAULTS: dict[str, Any] = {"players": 4, "first_bout_limit_5": False, "series_hands": 1}
 LOCKED = ("transfer", "jokers", "deck_52")
-"""Variants of the rulebook that version 1.0 does not offer: accepted only as False, never recorded."""
+"""Variants of the rulebook that this version does not play: accepted only as False, never recorded."""
 MAX_SERIES = 1000
 RULE_CODES: tuple[str, ...] = tuple(f"D{i}" for i in range(1, 16))
 """The numbered rules of ``docs/rules/durak.md``; every error of the engine names one of them."""
@@ -39,7 +39,8 @@ class DurakConfig(base.Rules):
             value = options[key]
             if key in LOCKED:
                 if value is not False:
-                    raise OptionError(f"durak option {key!r} is a locked variant, not available in 1.0")
+                    raise OptionError(f"durak option {key!r} is a locked variant this version does not play: "
+                                      "it can only be off")
                 continue
             if key not in DEFAULTS:
                 known = ", ".join(sorted(DEFAULTS))

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2pcards.games.base import GameError
 
 
-def _seats(group: tuple[int, ...]) -> str:
+def _seats(group: Sequence[int]) -> str:
     if len(group) == 1:
         return f"seat {group[0]}"
     return "seats " + ", ".join(str(s) for s in group[:-1]) + f" and {group[-1]}"
@@ -62,17 +63,19 @@ class DurakResult:
             pts[self.durak] -= 1
         return tuple(pts)
 
-    def summary(self) -> str:
+    def summary(self, name: Callable[[Sequence[int]], str] = _seats) -> str:
+        """The hand in a line; ``name`` names a group of seats (default ``seat 2``, ``seats 0 and 2``;
+        a tournament names the entries sitting there instead)."""
         if self.stalled:
             text = "30 bouts in a row ended with a take and nothing drawn: the hand is a draw, no durak"
             if self.out_order:
-                text += f" ({_seats(self.out_order[0])} went out first)"
+                text += f" ({name(self.out_order[0])} went out first)"
             return text + "."
         if not self.out_order:
-            return f"{_seats((self.durak,)) if self.durak is not None else 'nobody'} is the durak."
-        parts = [f"{_seats(self.out_order[0])} went out first"]
-        parts += [f"then {_seats(g)}" for g in self.out_order[1:]]
+            return f"{name((self.durak,)) if self.durak is not None else 'nobody'} is the durak."
+        parts = [f"{name(self.out_order[0])} went out first"]
+        parts += [f"then {name(g)}" for g in self.out_order[1:]]
         text = ", ".join(parts)
         if self.durak is None:
             return text + "; nobody was left holding cards: a draw, no durak."
-        return text + f"; {_seats((self.durak,))} is the durak."
+        return text + f"; {name((self.durak,))} is the durak."

@@ -21,7 +21,7 @@ RULE_CODES: tuple[str, ...] = tuple(f"S{i}" for i in range(1, 16))
 """The numbered rules of ``docs/rules/spades.md``; every error of the engine names one of them."""
 
 LOCKED: tuple[str, ...] = ("blind_nil", "deuces_high", "jokers", "suicide")
-"""Variants that exist as options but are disabled in version 1.0."""
+"""Variants that exist as options but that this version does not play: they can only be off."""
 
 DEFAULTS: dict[str, Any] = {
     "players": 4,
@@ -89,7 +89,8 @@ class SpadesConfig(base.Rules):
             if isinstance(value, str):
                 value = value.strip().lower()
             if value not in _FALSE:
-                raise OptionError(f"option {key} is disabled in Spades 1.0 (it can only be off)")
+                raise OptionError(f"Spades option {key!r} is a locked variant this version does not play: "
+                                  "it can only be off")
             opts[key] = False
         opts.update(players=players, target=target, floor=floor, failed_nil_tricks=failed)
         self.options = tuple(sorted(opts.items()))

@@ -42,6 +42,11 @@ class TeamScore:
 
     def line(self) -> str:
         seats = " and ".join(str(s) for s in TEAMS[self.team])
+        return f"team {self.team} (seats {seats}): {self.outcome()}"
+
+    def outcome(self) -> str:
+        """The hand's points and how they came, then the score: ``+53 (contract 5 made with 8
+        tricks: +53, 3 bags); score 53, bags 3``."""
         state = "made" if self.made else "set"
         parts = [f"contract {self.contract} {state} with {self.tricks} tricks: {self.contract_points:+d}"]
         if self.nil_points:
@@ -50,8 +55,7 @@ class TeamScore:
             parts.append(f"{self.bags_taken} bag{'s' if self.bags_taken != 1 else ''}")
         if self.bag_penalty:
             parts.append(f"bag penalty {self.bag_penalty:+d}")
-        return (f"team {self.team} (seats {seats}): {self.points:+d} ({', '.join(parts)}); "
-                f"score {self.score}, bags {self.bags}")
+        return f"{self.points:+d} ({', '.join(parts)}); score {self.score}, bags {self.bags}"
 
 
 def score_team(team: int, bids: tuple[int, ...], tricks: tuple[int, ...], score_before: int,
