@@ -7,7 +7,7 @@ full-information audit at the end of each hand and every seat's seal on it.  Wha
 every honest replica reached, so the verdict does not depend on whose journal is read.
 
 What it says of the game: finished (every hand sealed by every seat still playing, the last one
-ending the match), abandoned (the last of two players ended it while the other was silent),
+ending the match), abandoned (the players left ended it while half the table or more was silent),
 unfinished (the log stops in the middle of a hand), or truncated (the log stops exactly at a hand's
 seal, the match not over: the journal may have been cut).  And every verdict: hands dealt again
 after a cheater was named or a seat voted silent, seats out, votes that contradict the log.
@@ -384,7 +384,7 @@ def _status_text(r: Report) -> str:
         return f"finished, sealed by every seat: {_with_names(r, r.match or '')}"
     if r.status == "abandoned":
         standings = _with_names(r, r.match or "")
-        return f"abandoned: the last player ended it while the other was silent; {standings}"
+        return f"abandoned: the players left ended it while the others were silent; {standings}"
     if r.status == "stopped" and r.stopped is not None:
         return f"stopped before it could go on: {_verdict_text(r, r.stopped)}"
     if r.status == "truncated":

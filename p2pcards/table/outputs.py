@@ -107,7 +107,7 @@ class Sealed:
 class MatchOver:
     summary: str
     abandoned: bool = False
-    """Ended by the last player at the table while the other was silent (a two-player match)."""
+    """Ended by the players left while half the table or more was silent (no vote could go on)."""
 
 
 @dataclass(frozen=True)

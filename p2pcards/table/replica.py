@@ -1273,7 +1273,7 @@ class Table:
 
     def _excused(self, att: Attempt) -> set[int]:
         """Seats whose seal ``att`` does not wait for: cheaters, seats voted silent at the seal, and the
-        other player when the last of two ended the match there."""
+        seats named by an end of the match there."""
         excused = set(self._cheaters) | set(self._silent_at_seal(att))
         ended = self._abandon_at_seal(att)
         if ended is not None:

@@ -115,12 +115,16 @@ async def test_spades_goes_on_with_an_open_dummy_when_a_player_is_killed_for_goo
 
 class Person:
     """A person at a seat playing with ``--json``, as a script: the first legal move at every turn,
-    and the answers given to the table's questions, in order, per kind of question."""
+    and the answers given to the table's questions, in order, per kind of question.  A question past
+    the planned answers (a slow peer on a loaded machine, silent past the timeout too) is answered
+    by keeping waiting, as a person who sees the others still at the table would; it is recorded in
+    ``surplus``."""
 
     def __init__(self, proc: Proc, answers: dict[str, list[str]]) -> None:
         self.proc = proc
         self.answers = answers
         self.asked: list[dict[str, Any]] = []
+        self.surplus: list[dict[str, Any]] = []
 
     async def run(self) -> None:
         seen = 0
@@ -130,8 +134,13 @@ class Person:
                 if event["event"] == "turn":
                     await self.proc.send("1")
                 elif event["event"] == "prompt" and event.get("question") in self.answers:
-                    self.asked.append(event)
-                    await self.proc.send(self.answers[event["question"]].pop(0))
+                    planned = self.answers[event["question"]]
+                    if planned:
+                        self.asked.append(event)
+                        await self.proc.send(planned.pop(0))
+                    else:
+                        self.surplus.append(event)
+                        await self.proc.send("n")
             await trio.sleep(0.05)
 
 

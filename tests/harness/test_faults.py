@@ -86,7 +86,9 @@ def test_a_seat_that_leaves_for_good_is_voted_out_and_the_others_finish():
         assert report.finished and report.sealed_lost == 0
 
 
-@pytest.mark.parametrize("game, behaviour", [("durak", "withhold"), ("durak", "wrong-head"), ("spades", "withhold")])
+@pytest.mark.parametrize(
+    "game, behaviour", [("durak", "withhold"), ("durak", "wrong-head"), ("spades", "withhold")]
+)
 def test_when_a_cheater_and_a_seat_that_leaves_leave_too_few_the_honest_seats_end_the_match(game, behaviour):
     """One seat withholds its shares (or binds its moves to a wrong head) and another leaves for
     good: no vote can reach more than half, so the honest seats end the match, naming both."""

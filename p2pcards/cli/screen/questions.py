@@ -73,8 +73,8 @@ def silent(names: str, plural: bool, waited_s: int, end_match: bool, auto_in_s: 
     has = "have" if plural else "has"
     first = Text(f"{names} {has} not answered for {words.duration(waited_s)}.", style="bold yellow")
     if end_match:
-        what = Text(f"Going on without {them} ends the match here: you are the last player at the table, "
-                    "and the match is recorded as abandoned.", style="yellow")
+        what = Text(f"Going on without {them} ends the match here: too few players are left to go on "
+                    "without them, and the match is recorded as abandoned.", style="yellow")
         prompt = f"End the match without {names}? [y = end it, n = keep waiting]"
     else:
         what = Text(f"Going on without {them} voids this hand: it is dealt again without {them}, and they "

@@ -212,7 +212,7 @@ class AziMatch(Match):
         return self._replace(stacks=stacks, carried=None, free=(), azi=0, short=(), stopped=True)
 
     def abandon(self) -> AziMatch:
-        """The match ends now: the last player at the table ended it.  As with ``stop``, a carried pot
+        """The match ends now: the players left at the table ended it.  As with ``stop``, a carried pot
         goes back to whoever put it in, so the standings keep every chip."""
         return self.stop()._replace(abandoned=True)
 
