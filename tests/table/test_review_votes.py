@@ -10,6 +10,8 @@ import contextlib
 
 from p2pcards.games import ActionError
 from p2pcards.table import outputs as out
+from p2pcards.table.attempt import Attempt
+from p2pcards.table.replica import Table
 from p2pcards.wire import SignedMessage
 from tests.table.review_drivers import GateRoom, make_room, signed_as, verdicts
 
@@ -56,18 +58,26 @@ def test_no_replica_records_its_own_seat_silent_at_a_step_it_played() -> None:
     assert all(f.seat != 0 for f in t0.verdicts), verdicts(t0)
 
 
+def _at_the_seal(n: int, slow: tuple[int, ...], at: int) -> tuple[GateRoom, Table, Attempt]:
+    """An ``n``-seat Durak series at the seal of hand 0, the seals of ``slow`` held back: the room,
+    seat ``at``'s replica and its complete attempt."""
+    room = make_room("durak", n, seed=4, series_hands=2)
+    room.hold = lambda to, frm, m: frm in slow and m.kind in ("seal", "catchup_response")
+    room.start()
+    room.run()
+    table = room.tables[at]
+    att = table.attempt
+    assert att is not None and att.complete
+    return room, table, att
+
+
 def test_no_replica_records_its_own_seat_silent_at_a_seal_it_signed() -> None:
     """Seat 0 signs the seal of hand 0; seats 1 and 2 hold their seals back, vote that seat 0 was
     silent at the seal step, then seal.  Seat 0's replica holds its own seal for that step, so it
     must refuse those votes (DESIGN: "No replica ever convicts its own seat"): once every seal is in,
     it does not name seat 0 silent at that seal, and seat 0 stays in the game for hand 1."""
-    room = make_room("durak", 3, seed=4, series_hands=2)
-    room.hold = lambda to, frm, m: frm in (1, 2) and m.kind in ("seal", "catchup_response")
-    room.start()
-    room.run()
-    t0 = room.tables[0]
-    att = t0.attempt
-    assert att is not None and att.complete and t0.waiting_for == (1, 2)
+    room, t0, att = _at_the_seal(3, slow=(1, 2), at=0)
+    assert t0.waiting_for == (1, 2)
     for voter in (1, 2):
         vote = signed_as(room.genesis, voter, "void_vote", {"silent": [0]}, att.seal_step, att.seal_prev)
         room.deliver(0, voter, vote)
@@ -245,13 +255,8 @@ def test_one_seat_cannot_end_a_four_seat_match_by_naming_two_others_silent() -> 
     when every seat not named signed the same end, and seat 1 did not: seat 1 neither ends the match
     nor records a verdict, and once the seals arrive seats 1, 2 and 3 play on into hand 1, none of
     them abandoned and seat 2 named silent by none."""
-    room = make_room("durak", 4, seed=4, series_hands=2)
-    room.hold = lambda to, frm, m: frm in (2, 3) and m.kind in ("seal", "catchup_response")
-    room.start()
-    room.run()
-    t1 = room.tables[1]
-    att = t1.attempt
-    assert att is not None and att.complete and set(t1.waiting_for) >= {2, 3}
+    room, t1, att = _at_the_seal(4, slow=(2, 3), at=1)
+    assert set(t1.waiting_for) >= {2, 3}
     end = signed_as(room.genesis, 0, "abandon", {"silent": [2, 3]}, att.seal_step, att.seal_prev)
     room.deliver(1, 0, end)
     assert not t1.over and not t1.verdicts
