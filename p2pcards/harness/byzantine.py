@@ -438,11 +438,11 @@ class ByzantineTable(Table):
             twin = self._env(first.kind, {"twin": 1}, step=first.step, prev=first.prev)
             pair = Equivocation.of(first, SignedMessage.from_bytes(twin))
             self.cheated = True
+            # To one peer only, so that the others learn it from that peer's relay: the first seat
+            # still playing (a seat voted out may be gone for good).
+            to = min((s for s in range(self.n) if s != self.seat and s not in self.seats_out), default=None)
             extras.append(
-                Extra(
-                    self._env("evidence", pair.to_body(), step=0, prev=initial_head(self.game_id)),
-                    to=1 if self.seat != 1 else 0,
-                )
+                Extra(self._env("evidence", pair.to_body(), step=0, prev=initial_head(self.game_id)), to=to)
             )
         return extras
 
