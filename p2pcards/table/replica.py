@@ -195,7 +195,7 @@ class Table:
         """Hashes of every accepted message's payload (only looked up, never iterated)."""
         self._votes: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
         self._abandons: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
-        """Per step, each seat's signed end of the match there (the lowest seat's counts)."""
+        """Per step, each seat's signed end of the match there (``_ending_at``: when they end it)."""
         self._returns: dict[int, SignedMessage] = {}
         self._evidence: dict[int, tuple[bytes, ...]] = {}
         """Per convicted seat, the payloads that prove it (a pair, or the evidence message)."""
