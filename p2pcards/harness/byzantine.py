@@ -45,6 +45,10 @@ BEHAVIOURS: tuple[str, ...] = (
     "return",  # vanishes, is voted out, comes back some hands later and asks to play again
 )
 
+RELAY_SENDS = 4
+RELAY_EVERY_MS = 2_000
+"""``relay-evidence`` sends its evidence this many times, this far apart."""
+
 EXPECTED_FAULT: dict[str, tuple[str, ...]] = {
     "equivocate": ("equivocation",),
     "bad-proof": ("bad-proof",),
@@ -139,6 +143,7 @@ class ByzantineTable(Table):
         """For ``equivocate``: the second message, to be sent to half the table."""
         self.extra: list[Extra] = []
         self._attacks_done = 0
+        self._relay_next = 0
         self._sent: list[SignedMessage] = []
 
     # ---- the seams
@@ -419,9 +424,12 @@ class ByzantineTable(Table):
         return [Extra(self._env(first.kind, other, step=first.step, prev=first.prev))]
 
     def _attack_relay_evidence(self, now: int) -> list[Extra]:
-        if self._attacks_done or not self.finals:
+        # Sent to one peer, so sent again (the same bytes) past what a faulty network may lose: a
+        # dropped frame or a partition of up to four seconds.
+        if self._attacks_done >= RELAY_SENDS or not self.finals or now < self._relay_next:
             return []
         self._attacks_done += 1
+        self._relay_next = now + RELAY_EVERY_MS
         extras = []
         # Forged: two honest messages of seat 0 from different steps are no equivocation.
         _, sealed = self.finals[0]
