@@ -733,10 +733,12 @@ class Table:
         if not set(silent) & set(att.awaited_at(msg.step)):
             self._reject(peer, "bad abandon", f"none of seats {list(silent)} was awaited at step {msg.step}")
             return
-        if self.seat in silent and self._heard_at(att, msg.step, msg.prev, self.seat):
-            # Our own message (or vote) for that step is here: the others did not wait for it, or lie.
-            # Too few are left to settle which; we do not take it against ourselves.
-            self._reject(peer, "bad abandon", f"seat {self.seat}'s message for step {msg.step} is held here")
+        if self.seat in silent:
+            # We are here, whatever the others heard: an end naming us is their word against ours,
+            # and too few are left to settle it.  Taking it would let one seat of three (half of a
+            # bigger table) end the match whenever another is thinking, with honest seats named
+            # silent; refused, we go on with whoever is left, or end the match ourselves.
+            self._reject(peer, "bad abandon", f"seat {self.seat} is here: an end naming it is not taken")
             told = ("contradicted", msg.step, msg.prev, (msg.seat,))
             if told not in self._announced:
                 self._announced.add(told)
@@ -1247,15 +1249,13 @@ class Table:
 
     def _ending_at(self, att: Attempt, step: int, prev: bytes) -> _Ending | None:
         """The end of the match at ``step``, if every seat of ``att`` not named signed an abandon there
-        naming the same seats (the first such set, in order).  No replica takes one naming its own
-        seat when it holds what it signed for that step (it was told at reception)."""
+        naming the same seats (the first such set, in order).  None naming this replica's own seat is
+        held: ``_take_abandon`` refuses them."""
         ends = self._abandons.get((step, prev), {})
         named = {_names(m, self.n) for m in ends.values()}
         for silent in sorted(named):
             left = [s for s in att.active if s not in silent]
             if not all(s in ends and _names(ends[s], self.n) == silent for s in left):
-                continue
-            if self.seat is not None and self.seat in silent and self._heard_at(att, step, prev, self.seat):
                 continue
             return _Ending(silent, tuple(ends[s] for s in left))
         return None

@@ -265,3 +265,25 @@ def test_one_seat_cannot_end_a_four_seat_match_by_naming_two_others_silent() -> 
     room.run()
     for t in room.tables[1:]:
         assert not t.abandoned and (2, "silent") not in verdicts(t) and t.hand_number >= 1
+
+
+def test_one_seat_of_three_cannot_end_the_match_while_another_is_thinking() -> None:
+    """Three seats.  While seat 0 thinks over its move, seat 1 signs an ``abandon`` naming seats 0 and
+    2 silent (half the table or more, and every seat not named — seat 1 alone — signed it).  Seats 0
+    and 2 are here: neither takes an end naming its own seat, nor names anyone; they play on."""
+    room = make_room("durak", 3, seed=4, series_hands=2)
+    turns = _first_moves(room)
+    room.start()
+    room.run()
+    while turns[0][0] != 0:
+        _play_first(room, turns)
+    t0 = room.tables[0]
+    assert t0.waiting_for == (0,)
+    end = signed_as(room.genesis, 1, "abandon", {"silent": [0, 2]}, t0.chain.step, t0.chain.head)
+    told = {seat: room.deliver(seat, 1, end) for seat in (0, 2)}
+    for seat in (0, 2):
+        t = room.tables[seat]
+        assert not t.over and not t.verdicts, verdicts(t)
+        assert any(isinstance(o, out.VotesContradicted) for o in told[seat]), "the seat is told"
+    _play_first(room, turns)
+    assert room.tables[0].waiting_for != (0,)

@@ -87,8 +87,8 @@ def playing_line(hand: int, playing: Sequence[int], names: Sequence[str]) -> Tex
 
 def contradicted_line(voters: Sequence[int], named: Sequence[int], step: int, names: Sequence[str]) -> Text:
     return Text(words.you_case(
-        f"Note: {seat_names(voters, names)} voted {seat_names(named, names)} silent at step {step}, although "
-        "their own later messages show they had what they called missing (`p2pcards verify` names them)."),
+        f"Note: {seat_names(voters, names)} said {seat_names(named, names)} stayed silent at step {step}. "
+        "You are at the table, so that is not taken here (`p2pcards verify` shows who said it)."),
         style="yellow")
 
 
