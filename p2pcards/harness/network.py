@@ -305,6 +305,9 @@ class SimNetwork:
         fresh = self.make_table(seat, dict(p.secrets))
         p.table = fresh
         self._carry_out(p, self._call(p, lambda: fresh.restore(list(p.journal))))
+        # The hands sealed after the copy are not held here any more (the copy never had them); from
+        # now on this replica must never lose one it holds again.
+        p.sealed_seen = len(fresh.hands_played)
 
     def _on_crash(self, seat: int) -> None:
         self.peers[seat].crash_armed = True

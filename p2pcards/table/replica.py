@@ -224,6 +224,10 @@ class Table:
         self._since = 0
         self._open_key: tuple[bytes, int] | None = None
         self._last_retry = 0
+        self._heard_ms: int | None = None
+        self._away = False
+        """Whether this seat was away (restarted, or heard nothing for a timeout) and has signed
+        nothing since: only then does it take an end of the match that names it silent."""
         self._voted: set[tuple[bytes, int]] = set()
         self._ended_at: set[tuple[bytes, int]] = set()
         self._asked: _Asked | None = None
@@ -275,6 +279,7 @@ class Table:
                 self._settle(contribute=False)
         finally:
             self._restoring = False
+        self._away = True  # a restarted seat was away, however briefly
         # What the replay itself would have sent or journaled is already out there (a new master
         # secret, for a seat that died before it kept one, is not: it stays).
         self._out = [o for o in self._out if not isinstance(o, (out.Send, out.Persist))]
@@ -288,6 +293,9 @@ class Table:
 
     def receive(self, peer: int | None, payload: bytes) -> list[out.Output]:
         """A frame payload from ``peer`` (a seat number, or None if unknown)."""
+        if self._heard_ms is not None and self._now - self._heard_ms >= self.genesis.timeout_ms:
+            self._away = True  # nothing reached us for a whole timeout: cut off, or asleep
+        self._heard_ms = self._now
         self._inbox.append((peer, payload, 0))
         self._settle()
         return self._flush()
@@ -507,6 +515,8 @@ class Table:
     def _keep(self, msg: SignedMessage, *, own: bool) -> None:
         """Journal an accepted message and relay it (the author's first send, or our relay of it)."""
         self._accepted.add(hashlib.sha256(msg.data).digest())
+        if own and not self._restoring:
+            self._away = False  # we speak again: whoever names us silent from now on is wrong
         if not self._restoring:
             self._out.append(out.Persist(msg.data, own=own))
             self._out.append(out.Send(msg.data))
@@ -733,11 +743,12 @@ class Table:
         if not set(silent) & set(att.awaited_at(msg.step)):
             self._reject(peer, "bad abandon", f"none of seats {list(silent)} was awaited at step {msg.step}")
             return
-        if self.seat in silent:
-            # We are here, whatever the others heard: an end naming us is their word against ours,
-            # and too few are left to settle it.  Taking it would let one seat of three (half of a
-            # bigger table) end the match whenever another is thinking, with honest seats named
-            # silent; refused, we go on with whoever is left, or end the match ourselves.
+        if self.seat in silent and not (self._away or self._restoring):
+            # We are here, and have been, whatever the others heard: an end naming us is their word
+            # against ours, and too few are left to settle it.  Taking it would let one seat of three
+            # end the match whenever another is thinking, honest seats named silent; refused, we go
+            # on with whoever is left, or end the match ourselves.  A seat that was away (restarted,
+            # or cut off for a timeout) takes it: it was silent, as said.
             self._reject(peer, "bad abandon", f"seat {self.seat} is here: an end naming it is not taken")
             told = ("contradicted", msg.step, msg.prev, (msg.seat,))
             if told not in self._announced:
@@ -1249,8 +1260,8 @@ class Table:
 
     def _ending_at(self, att: Attempt, step: int, prev: bytes) -> _Ending | None:
         """The end of the match at ``step``, if every seat of ``att`` not named signed an abandon there
-        naming the same seats (the first such set, in order).  None naming this replica's own seat is
-        held: ``_take_abandon`` refuses them."""
+        naming the same seats (the first such set, in order).  One naming this replica's own seat is
+        held only if the seat was away (``_take_abandon``)."""
         ends = self._abandons.get((step, prev), {})
         named = {_names(m, self.n) for m in ends.values()}
         for silent in sorted(named):

@@ -187,6 +187,22 @@ def test_a_player_left_alone_with_half_the_table_silent_ends_the_match_after_twi
     assert room.tables[0].digest() == room.tables[1].digest()
 
 
+def test_a_seat_that_was_cut_off_takes_the_end_the_others_signed_and_agrees_with_them():
+    """Seats 1 and 2 of three are cut off; seat 0 ends the match, naming both.  When seat 1's link
+    comes back, a timeout and more later, it was away: it takes the end naming it, and agrees."""
+    room = _vanish_and_wait(3, 200_000, gone=2)
+    assert room.tables[0].over and room.tables[0].abandoned
+    room.muted = (2,)
+    for now in range(200_000, 204_000, 1_000):
+        for i in (0, 1):
+            room.handle(i, room.tables[i].tick(now))
+        room.run()
+    t1 = room.tables[1]
+    assert t1.over and t1.abandoned
+    assert sorted((f.seat, f.kind) for f in t1.verdicts) == [(1, "silent"), (2, "silent")]
+    assert t1.digest() == room.tables[0].digest()
+
+
 def test_when_two_of_five_vanish_the_three_left_vote_both_out_and_play_on():
     """A seat that owed nothing at the step the others waited at is not named there; the three left
     are more than half and vote out each gone seat at a step that awaits it."""
