@@ -15,7 +15,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -143,16 +143,6 @@ class Procs:
 
     def report(self) -> str:
         return "\n".join(p.report() for p in self.running)
-
-
-@pytest.fixture
-async def procs(tmp_path: Path, nursery: trio.Nursery) -> AsyncIterator[Procs]:
-    group = Procs(tmp_path, nursery)
-    try:
-        yield group
-    finally:
-        for proc in group.running:
-            await proc.stop()
 
 
 async def host_port(host: Proc) -> int:

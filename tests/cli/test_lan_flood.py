@@ -12,7 +12,6 @@ crashes, the guesser tries no more codes than the limit, and the host's memory (
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +32,6 @@ STALLED = 16
 OPEN_FILES = 256
 RSS_GROWTH_LIMIT_MIB = 48
 """Measured growth on this machine: about 10 MiB (see docs/security.md); the bound leaves room."""
-
-
-@pytest.fixture
-async def procs(tmp_path: Path, nursery: trio.Nursery) -> AsyncIterator[Procs]:
-    group = Procs(tmp_path, nursery)
-    try:
-        yield group
-    finally:
-        for proc in group.running:
-            await proc.stop()
 
 
 def rss_mib(pid: int) -> float | None:

@@ -12,11 +12,9 @@ import contextlib
 import io
 import json
 import signal
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
-import pytest
 import trio
 
 from p2pcards.cli import verify
@@ -24,16 +22,6 @@ from p2pcards.cli.screen.schema import problems
 from tests.cli.test_lan import LOOPBACK, Proc, Procs, host_port
 
 TIMEOUT = ["--timeout", "5"]
-
-
-@pytest.fixture
-async def procs(tmp_path: Path, nursery: trio.Nursery) -> AsyncIterator[Procs]:
-    group = Procs(tmp_path, nursery)
-    try:
-        yield group
-    finally:
-        for proc in group.running:
-            await proc.stop()
 
 
 async def verdict(seat: Proc, kind: str) -> dict[str, Any]:

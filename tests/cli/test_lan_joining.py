@@ -8,23 +8,12 @@ from __future__ import annotations
 
 import signal
 import socket
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 import trio
 
 from tests.cli.test_lan import LOOPBACK, Procs, check_agreement, check_journals, host_port
-
-
-@pytest.fixture
-async def procs(tmp_path: Path, nursery: trio.Nursery) -> AsyncIterator[Procs]:
-    group = Procs(tmp_path, nursery)
-    try:
-        yield group
-    finally:
-        for proc in group.running:
-            await proc.stop()
 
 
 @pytest.fixture

@@ -10,8 +10,7 @@ bound to their interfaces only, and they have no route out."""
 from __future__ import annotations
 
 import signal
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 import trio
@@ -28,16 +27,6 @@ def lan3() -> Iterator[Lan]:
     if reason is not None:
         pytest.skip(reason)
     yield from lan_fixture(3, "cli")
-
-
-@pytest.fixture
-async def procs(tmp_path: Path, nursery: trio.Nursery) -> AsyncIterator[Procs]:
-    group = Procs(tmp_path, nursery)
-    try:
-        yield group
-    finally:
-        for proc in group.running:
-            await proc.stop()
 
 
 async def test_players_find_the_table_by_mdns_join_and_play(lan3: Lan, procs: Procs) -> None:

@@ -23,16 +23,6 @@ from tests.net.procs import Agent
 
 
 @pytest.fixture
-async def procs(tmp_path: Path, nursery: trio.Nursery) -> AsyncIterator[Procs]:
-    group = Procs(tmp_path, nursery)
-    try:
-        yield group
-    finally:
-        for proc in group.running:
-            await proc.stop()
-
-
-@pytest.fixture
 async def liar() -> AsyncIterator[list[Agent]]:
     agents: list[Agent] = []
     try:
