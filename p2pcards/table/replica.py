@@ -704,13 +704,8 @@ class Table:
         if problem:
             self._reject(peer, "bad vote", problem)
             return
-        votes = self._votes.setdefault((msg.step, msg.prev), {})
-        prior = votes.get(msg.seat)
-        if prior is not None:
-            if prior.hash != msg.hash:
-                self._equivocation(Equivocation.of(prior, msg))
+        if not self._claim(self._votes, msg):
             return
-        votes[msg.seat] = msg
         held = [m for s in silent if (m := self._by_key.get((msg.step, msg.prev, s))) is not None]
         if held and msg.seat != self.seat:
             # We hold what the vote calls missing: we do not pass the vote on, we send the voter the
@@ -755,14 +750,20 @@ class Table:
                 self._announced.add(told)
                 self._out.append(out.VotesContradicted(msg.step, (msg.seat,), silent))
             return
-        ends = self._abandons.setdefault((msg.step, msg.prev), {})
-        prior = ends.get(msg.seat)
+        if self._claim(self._abandons, msg):
+            self._keep(msg, own=msg.seat == self.seat)
+
+    def _claim(self, book: dict[tuple[int, bytes], dict[int, SignedMessage]], msg: SignedMessage) -> bool:
+        """Note a seat's vote (or end) for a step after a head: True if it is its first; a second,
+        different one is equivocation."""
+        claims = book.setdefault((msg.step, msg.prev), {})
+        prior = claims.get(msg.seat)
         if prior is not None:
             if prior.hash != msg.hash:
                 self._equivocation(Equivocation.of(prior, msg))
-            return
-        ends[msg.seat] = msg
-        self._keep(msg, own=msg.seat == self.seat)
+            return False
+        claims[msg.seat] = msg
+        return True
 
     def _take_return(self, peer: int | None, msg: SignedMessage) -> None:
         try:

@@ -31,6 +31,18 @@ def _play_first(room: GateRoom, turns: list[tuple[int, out.YourTurn]]) -> int:
     return seat
 
 
+def _to_the_turn_of(seat: int, room: GateRoom, into: int = 4) -> list[tuple[int, out.YourTurn]]:
+    """Start ``room`` with every move played by the test, and play until it is ``seat``'s turn more
+    than ``into`` steps into a hand (``into=-1``: its first turn); the turns still to play."""
+    turns = _first_moves(room)
+    room.start()
+    room.run()
+    t = room.tables[seat]
+    while not (turns[0][0] == seat and t.attempt is not None and t.chain.step > t.attempt.start_step + into):
+        _play_first(room, turns)
+    return turns
+
+
 def test_no_replica_records_its_own_seat_silent_at_a_step_it_played() -> None:
     """Seats 1 and 2 collude against seat 0 in a 3-seat Durak hand.  Seat 0 moves at step X; seat 1
     is awaited next and never moves.  Instead 1 and 2 vote that seat 0 was silent at step X — the
@@ -40,17 +52,10 @@ def test_no_replica_records_its_own_seat_silent_at_a_step_it_played() -> None:
     for that step refuses the vote"): it records no verdict against seat 0 and does not take seat 0
     out of the game."""
     room = make_room("durak", 3, seed=4)
-    turns = _first_moves(room)
-    room.start()
-    room.run()
-    while True:
-        seat = turns[0][0]
-        t0 = room.tables[0]
-        if seat == 0 and t0.attempt is not None and t0.chain.step > t0.attempt.start_step + 4:
-            step, head = t0.chain.step, t0.chain.head
-            _play_first(room, turns)
-            break
-        _play_first(room, turns)
+    turns = _to_the_turn_of(0, room)
+    t0 = room.tables[0]
+    step, head = t0.chain.step, t0.chain.head
+    _play_first(room, turns)
     assert t0.chain.step > step and 0 not in t0.waiting_for, "seat 0's move was taken at step X"
     for voter in (1, 2):
         room.deliver(0, voter, signed_as(room.genesis, voter, "void_vote", {"silent": [0]}, step, head))
@@ -149,12 +154,8 @@ def test_a_late_seat_voted_out_in_good_faith_learns_it_and_may_come_back() -> No
     learns it was voted out (it is out in its own eyes too, so it may ask to come back) or sees the
     match end, and is never left waiting at hand 0."""
     room = make_room("durak", 3, seed=4, series_hands=2)
-    turns = _first_moves(room)
-    room.start()
-    room.run()
+    turns = _to_the_turn_of(2, room)
     t2 = room.tables[2]
-    while not (turns[0][0] == 2 and t2.attempt is not None and t2.chain.step > t2.attempt.start_step + 4):
-        _play_first(room, turns)
     room.hold = lambda to, frm, m: (
         (m.seat == 2 and m.kind == "action") or m.kind in ("void_vote", "catchup_response")
     )
@@ -183,12 +184,8 @@ def test_the_last_of_two_cannot_blame_the_other_for_its_own_silence() -> None:
     for X, so it must refuse that blame (DESIGN: "No replica ever convicts its own seat"): it records
     no verdict naming seat 0 silent — the seat that stopped answering is seat 1."""
     room = make_room("durak", 2, seed=4, series_hands=2)
-    turns = _first_moves(room)
-    room.start()
-    room.run()
+    turns = _to_the_turn_of(0, room)
     t0 = room.tables[0]
-    while not (turns[0][0] == 0 and t0.attempt is not None and t0.chain.step > t0.attempt.start_step + 4):
-        _play_first(room, turns)
     step, head = t0.chain.step, t0.chain.head
     _play_first(room, turns)
     assert t0.waiting_for == (1,)
@@ -272,11 +269,7 @@ def test_one_seat_of_three_cannot_end_the_match_while_another_is_thinking() -> N
     2 silent (half the table or more, and every seat not named — seat 1 alone — signed it).  Seats 0
     and 2 are here: neither takes an end naming its own seat, nor names anyone; they play on."""
     room = make_room("durak", 3, seed=4, series_hands=2)
-    turns = _first_moves(room)
-    room.start()
-    room.run()
-    while turns[0][0] != 0:
-        _play_first(room, turns)
+    turns = _to_the_turn_of(0, room, into=-1)
     t0 = room.tables[0]
     assert t0.waiting_for == (0,)
     end = signed_as(room.genesis, 1, "abandon", {"silent": [0, 2]}, t0.chain.step, t0.chain.head)
