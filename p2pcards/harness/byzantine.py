@@ -47,7 +47,7 @@ BEHAVIOURS: tuple[str, ...] = (
 
 RELAY_SENDS = 4
 RELAY_EVERY_MS = 2_000
-"""``relay-evidence`` sends its evidence this many times, this far apart."""
+"""``late-equivocate`` and ``relay-evidence`` send their frame this many times, this far apart."""
 
 EXPECTED_FAULT: dict[str, tuple[str, ...]] = {
     "equivocate": ("equivocation",),
@@ -408,7 +408,7 @@ class ByzantineTable(Table):
 
     def _attack_late_equivocate(self, now: int) -> list[Extra]:
         """Once a hand is sealed, a second message for one of its steps we signed."""
-        if self._attacks_done or not self.finals:
+        if not self.finals or not self._sent_again(now):
             return []
         _, sealed = self.finals[0]
         mine = [
@@ -416,20 +416,24 @@ class ByzantineTable(Table):
         ]
         if not mine:
             return []
-        self._attacks_done += 1
         self.cheated = True
         first = mine[0]
         text = first.body.get("a") if isinstance(first.body, dict) else None
         other: dict[str, Any] = {"a": "take" if text != "take" else "pass", "pos": [], "shares": []}
         return [Extra(self._env(first.kind, other, step=first.step, prev=first.prev))]
 
-    def _attack_relay_evidence(self, now: int) -> list[Extra]:
-        # Sent to one peer, so sent again (the same bytes) past what a faulty network may lose: a
-        # dropped frame or a partition of up to four seconds.
-        if self._attacks_done >= RELAY_SENDS or not self.finals or now < self._relay_next:
-            return []
+    def _sent_again(self, now: int) -> bool:
+        """Whether a frame sent once per attack is due (again): the same bytes, ``RELAY_SENDS`` times,
+        past what a faulty network may lose (a dropped frame, a partition of up to four seconds)."""
+        if self._attacks_done >= RELAY_SENDS or now < self._relay_next:
+            return False
         self._attacks_done += 1
         self._relay_next = now + RELAY_EVERY_MS
+        return True
+
+    def _attack_relay_evidence(self, now: int) -> list[Extra]:
+        if not self.finals or not self._sent_again(now):
+            return []
         extras = []
         # Forged: two honest messages of seat 0 from different steps are no equivocation.
         _, sealed = self.finals[0]
