@@ -422,6 +422,12 @@ class ByzantineTable(Table):
         other: dict[str, Any] = {"a": "take" if text != "take" else "pass", "pos": [], "shares": []}
         return [Extra(self._env(first.kind, other, step=first.step, prev=first.prev))]
 
+    @property
+    def sending_again(self) -> bool:
+        """Whether a frame it sends again is still to go out (the game may wait for it to)."""
+        again = self.behaviour in ("late-equivocate", "relay-evidence")
+        return again and 0 < self._attacks_done < RELAY_SENDS
+
     def _sent_again(self, now: int) -> bool:
         """Whether a frame sent once per attack is due (again): the same bytes, ``RELAY_SENDS`` times,
         past what a faulty network may lose (a dropped frame, a partition of up to four seconds)."""

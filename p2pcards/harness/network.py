@@ -185,6 +185,10 @@ class SimNetwork:
         return candidates[self.rng.below(len(candidates))]
 
     def done(self) -> bool:
+        # A late attack sent again after the match is still part of the game: its frames are judged.
+        live = (p.table for p in self.peers if p.up and not p.gone)
+        if any(isinstance(t, ByzantineTable) and t.sending_again for t in live):
+            return False
         return all(
             self.peers[s].up
             and (
