@@ -212,6 +212,14 @@ class Attempt:
             return seat in self.seals or seat in self.bad_seals
         return self.chain.lookup(step, seat) is not None
 
+    def signed_after(self, step: int, seat: int) -> bool:
+        """Whether ``seat`` signed a message of this attempt for a step after ``step``."""
+        if any(m.seat == seat for s in self.chain.steps if s.number > step for m in s.messages):
+            return True
+        if self.chain.step > step and any(m.seat == seat for m in self.chain.pending):
+            return True
+        return self.complete and self.seal_step > step and seat in self.seals
+
     def messages(self) -> list[SignedMessage]:
         """Every message of this attempt so far, in log order (seals last)."""
         msgs = [m for s in self.chain.steps for m in s.messages] + list(self.chain.pending)
