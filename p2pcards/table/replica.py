@@ -1316,17 +1316,24 @@ class Table:
                 seats=change.seats,
             )
         elif change.kind == UNCONFIRMED:
+            # One verdict per seat, as each is named on its own: an abandon names them all at once.
             ends = self._abandons.get((change.step, change.prev), {})
-            fault = out.Fault(
-                change.seats[0],
-                change.step,
-                "silent",
-                f"seats {list(change.seats)} stayed silent; continued without them by half the table or "
-                "fewer (unconfirmed: binding on nobody named)",
-                tuple(v.data for _, v in sorted(ends.items())),
-                hand=hand,
-                seats=change.seats,
-            )
+            faults = [
+                out.Fault(
+                    seat,
+                    change.step,
+                    "silent",
+                    f"stayed silent; continued without seats {list(change.seats)} by half the table or "
+                    "fewer (unconfirmed: binding on nobody named)",
+                    tuple(v.data for _, v in sorted(ends.items())),
+                    hand=hand,
+                    seats=change.seats,
+                )
+                for seat in change.seats
+            ]
+            for f in faults:
+                self._record((change.kind, f.seat, change.step, change.prev), f)
+            return faults[0]
         else:
             fault = out.Fault(change.seats[0], step, "return", "admitted back", hand=hand, seats=change.seats)
         if change.kind == CHEAT:

@@ -186,7 +186,7 @@ def test_half_the_table_left_goes_on_by_its_own_word_and_binds_nobody_named():
     room = _vanish_and_wait(4, 300_000, gone=2)
     for i in (0, 1):
         t = room.tables[i]
-        assert [(f.seats, f.kind) for f in t.verdicts] == [((2, 3), "silent")]
+        assert sorted((f.seat, f.kind) for f in t.verdicts) == [(2, "silent"), (3, "silent")]
         assert t.seats_out == {2: "unconfirmed", 3: "unconfirmed"}
         assert t.over
     assert room.tables[0].digest() == room.tables[1].digest()
@@ -209,8 +209,8 @@ def test_a_seat_that_was_cut_off_never_takes_the_others_word_about_it_until_it_a
     assert told and told[-1].voters == (0,) and told[-1].named == (1, 2) and not told[-1].majority
     room.handle(1, t1.ask_to_return())
     room.run()
-    assert t1.over and t1.abandoned
-    assert [(f.seats, f.kind) for f in t1.verdicts] == [((1, 2), "silent")]
+    assert (t1.over, t1.abandoned) == (True, True)
+    assert sorted((f.seat, f.kind) for f in t1.verdicts) == [(1, "silent"), (2, "silent")]
     assert t1.digest() == room.tables[0].digest()
 
 
