@@ -406,6 +406,11 @@ class Table:
         return self._missing()
 
     @property
+    def returning(self) -> bool:
+        """Whether this seat asked to be dealt in again and is not yet."""
+        return self._asking_return
+
+    @property
     def left_behind(self) -> bool:
         """Whether the others went on without this seat's voice, and it has not agreed (yet)."""
         d = self._pending_gone
@@ -1515,8 +1520,8 @@ class Table:
         att = self.attempt
         if att is None or self.seat is None or self.seat not in att.active or self._catching_up():
             return
-        if not self._voices.is_person(self.seat) or self._open_key is None:
-            return
+        if not self._voices.is_person(self.seat) or self._open_key is None or self.left_behind:
+            return  # (left behind by a majority, our view of the open step is not the table's)
         me = self.seat
         missing = att.missing
         if not missing or any(self._voices.voice(s) == me for s in missing):

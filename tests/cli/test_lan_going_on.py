@@ -86,7 +86,9 @@ async def test_spades_goes_on_with_an_open_dummy_when_a_player_is_killed_for_goo
         assert void["hand"] == voted["hand"] and void["seats"] == [seat]
         seating = await host.until("seating", hand=void["hand"])
         assert seating["dummies"] == [seat] and seat not in seating["playing"]  # it holds no keys
-        assert {"seat": seat, "name": "Jun", "why": "silent"} in seating["out"]
+        # The host's machine is one voice of two: it goes on without Jun by its own word, which binds
+        # nobody named (unconfirmed), with Jun's seat an open dummy.
+        assert {"seat": seat, "name": "Jun", "why": "unconfirmed"} in seating["out"]
         # The dummy's cards are face up for everyone: the host's own view holds them.
         dummy_move = await host.until("move", seat=seat)
         assert dummy_move["table"]["dummies"][str(seat)] is not None
@@ -172,9 +174,13 @@ async def test_a_durak_player_killed_comes_back_with_resume_and_is_dealt_in_agai
         assert {"seat": seat, "name": "Bob", "why": "silent"} in without["out"]
 
         assert (await again.until("start"))["resumed"] is True
+        # Bob's program is told that more than half of the table went on without him; it agrees and
+        # asks to come back (its return is its consent), and only then is it out in its own eyes too.
+        told = await again.until("votes_contradicted")
+        assert told["majority"] is True and told["named"] == [seat]
+        asked = await again.until("returning")
         away = await again.until("away")
         assert away["why"] == "silent" and [v["names"] for v in away["verdicts"]] == [["Bob"]]
-        asked = await again.until("returning")
         assert (await host.until("return_asked"))["name"] == "Bob"
         assert (await host.until("answer", question="admit"))["answer"] == "yes"
         back = await ann.until("returned")

@@ -390,6 +390,8 @@ class LanGame:
 
     def _return(self) -> None:
         why = self.table.seats_out.get(self.me)
+        if why == "unconfirmed" or self.table.left_behind:
+            why = "silent"  # out, or left behind by the others: either way it may ask to come back
         if why == "silent" and not self.questions.returning:
             self.questions.ask_to_return()
         elif why == "silent":
@@ -441,6 +443,8 @@ class LanGame:
 
     def waiting_text(self) -> str:
         why = self.table.seats_out.get(self.me)
+        if why == "unconfirmed" or self.table.left_behind:
+            why = "silent"
         if self.me in self.screen.out_of_match:
             return "you are out of the match and watch the others"
         if why == "silent" and self.questions.returning:

@@ -155,7 +155,9 @@ class OpenQuestions:
         elif question.kind == questions.ADMIT:
             if question.seats[0] not in out:
                 return "back"
-        elif question.kind == questions.RETURN and (me not in out or self.returning):
+        elif question.kind == questions.RETURN and (
+            (me not in out and not table.left_behind) or self.returning
+        ):
             return "back" if me not in out else "asked"
         return None
 

@@ -85,11 +85,19 @@ def playing_line(hand: int, playing: Sequence[int], names: Sequence[str]) -> Tex
     return Text(f"Hand {hand + 1} is dealt to {seat_names(playing, names)}.", style="dim")
 
 
-def contradicted_line(voters: Sequence[int], named: Sequence[int], step: int, names: Sequence[str]) -> Text:
-    return Text(words.you_case(
-        f"Note: {seat_names(voters, names)} said {seat_names(named, names)} stayed silent at step {step}. "
-        "You are at the table, so that is not taken here (`p2pcards verify` shows who said it)."),
-        style="yellow")
+def contradicted_line(voters: Sequence[int], named: Sequence[int], step: int, names: Sequence[str],
+                      majority: bool = False) -> Text:
+    """The others went on without this seat's voice: by more than half of the table, or by their own
+    word (half the table or fewer, which binds nobody named)."""
+    who, gone = seat_names(voters, names), seat_names(named, names)
+    if majority:
+        text = (f"{who}, more than half of the table, went on without {gone} at step {step}: they did not "
+                "hear from you in time. Type `return` to ask to be dealt in again from the next hand.")
+    else:
+        text = (f"Note: {who} went on without {gone} at step {step} by their own word. Half the table or "
+                "fewer binds nobody named: you stay in this game (type `return` only if you want to "
+                "follow them).")
+    return Text(words.you_case(text), style="yellow")
 
 
 def deal_line(hand: int, seats: int, dealer: str) -> str:

@@ -113,8 +113,11 @@ def _sealed(screen: GameScreen, event: out.Sealed) -> None:
 @renders(out.VotesContradicted)
 def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
     screen.term.emit({"event": "votes_contradicted", "step": event.step, "voters": list(event.voters),
-                      "named": list(event.named)})
-    screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names))
+                      "named": list(event.named), "majority": event.majority})
+    screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names,
+                                          event.majority))
+    if event.majority and not screen.replaying:
+        screen.ask_if_out()
 
 
 # ============================================================================ the table's questions
@@ -182,8 +185,8 @@ def out_question(screen: GameScreen) -> questions.Question | None:
         return questions.out_of_match((Text("You may watch the others play the match to its end, or leave "
                                             "now: the result is in your journal either way.", style="dim"),))
     why = table.seats_out.get(screen.me)
-    if why == "silent":
-        return questions.come_back(max(table.hand_number, 0))
+    if why in ("silent", "unconfirmed") or table.left_behind:
+        return None if table.returning else questions.come_back(max(table.hand_number, 0))
     if why == "cheat":
         return questions.out_of_match((Text("A seat named a cheater cannot come back to this match.",
                                             style="dim"),))

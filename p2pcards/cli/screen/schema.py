@@ -39,7 +39,7 @@ SCHEMA: dict[str, dict[str, Type]] = {
     "sealed": {"hand": int, "seats": list},
     "returned": {"seats": list, "names": list, "hand": int},
     "out_of_match": {"hand": int, "seat": int, "name": str, "score": int, "you": bool, "rule": str},
-    "votes_contradicted": {"step": int, "voters": list, "named": list},
+    "votes_contradicted": {"step": int, "voters": list, "named": list, "majority": bool},
     "silent": {"step": int, "seats": list, "names": list, "waited_s": int, "ask": bool, "auto_in_s": (int, N),
                "end_match": bool},
     "return_asked": {"seat": int, "name": str},
