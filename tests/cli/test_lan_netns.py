@@ -134,7 +134,8 @@ async def test_across_namespaces_a_player_killed_for_good_becomes_an_open_dummy(
         jun.proc.send_signal(signal.SIGKILL)
         assert await jun.finish() == -signal.SIGKILL
         seating = await host.until("seating", dummies=[seat])
-        assert {"seat": seat, "name": "Jun", "why": "silent"} in seating["out"]
+        # The host's machine is one voice of two: it goes on by its own word (unconfirmed).
+        assert {"seat": seat, "name": "Jun", "why": "unconfirmed"} in seating["out"]
         await host.until("move", seat=seat)  # the open dummy plays
         assert await host.finish() == 0, host.report()
     assert [f["stopped"] for f in host.of("fault")] == [False] and host.of("fault")[0]["names"] == ["Jun"]

@@ -18,7 +18,15 @@ def identities(n: int) -> list[Any]:
     return [key_from_seed(bytes([i + 1]) * 32) for i in range(n)]
 
 
-def genesis_for(game: str, n: int, *, dealer: str = "seeded", seed: int = 7, **options: Any) -> Genesis:
+def genesis_for(
+    game: str,
+    n: int,
+    *,
+    dealer: str = "seeded",
+    seed: int = 7,
+    computers: tuple[tuple[int, int], ...] = (),
+    **options: Any,
+) -> Genesis:
     ids = identities(n)
     return make_genesis(
         game,
@@ -26,6 +34,7 @@ def genesis_for(game: str, n: int, *, dealer: str = "seeded", seed: int = 7, **o
         options=options,
         dealer=dealer,
         seed=seed,
+        computers=computers,
     )
 
 
@@ -52,8 +61,17 @@ class Room:
     frames: int = 0
 
     @classmethod
-    def make(cls, game: str, n: int, *, dealer: str = "seeded", seed: int = 7, **options: Any) -> Self:
-        g = genesis_for(game, n, dealer=dealer, seed=seed, **options)
+    def make(
+        cls,
+        game: str,
+        n: int,
+        *,
+        dealer: str = "seeded",
+        seed: int = 7,
+        computers: tuple[tuple[int, int], ...] = (),
+        **options: Any,
+    ) -> Self:
+        g = genesis_for(game, n, dealer=dealer, seed=seed, computers=computers, **options)
         ids = identities(n)
         tables = [Table(g, i, ids[i], source=seeded_source(f"{seed}/{i}")) for i in range(n)]
         room = cls(
