@@ -61,16 +61,9 @@ class Room:
     frames: int = 0
 
     @classmethod
-    def make(
-        cls,
-        game: str,
-        n: int,
-        *,
-        dealer: str = "seeded",
-        seed: int = 7,
-        computers: tuple[tuple[int, int], ...] = (),
-        **options: Any,
-    ) -> Self:
+    def make(cls, game: str, n: int, *, dealer: str = "seeded", seed: int = 7, **options: Any) -> Self:
+        """``options`` are the game's, and ``computers`` the genesis's (seat, runner) pairs."""
+        computers = tuple(options.pop("computers", ()))
         g = genesis_for(game, n, dealer=dealer, seed=seed, computers=computers, **options)
         ids = identities(n)
         tables = [Table(g, i, ids[i], source=seeded_source(f"{seed}/{i}")) for i in range(n)]
