@@ -52,7 +52,8 @@ def test_genesis_vectors_from_the_document() -> None:
         if case["exact"]:
             assert str(caught.value) == case["error"], case["why"]
         else:
-            assert str(caught.value).startswith("not a genesis:"), case["why"]
+            # the rule's own words are normative, the decoder's or the engine's after them informative
+            assert str(caught.value).split(":")[0] == case["error"].split(":")[0], case["why"]
 
 
 def test_seeded_vectors_from_the_document() -> None:
