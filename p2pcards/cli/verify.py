@@ -12,9 +12,12 @@ unfinished (the log stops in the middle of a hand), or truncated (the log stops 
 seal, the match not over: the journal may have been cut).  And every verdict: hands dealt again
 after a cheater was named or a seat voted silent, seats out, votes that contradict the log.
 
-Exit status: 0 verified (a game still in progress included); 1 verification failed: a cheater was
-named, a record was refused, the log has a gap or was truncated, a vote contradicts the log, or
-the journal is damaged inside; 2 bad input (no such file, not a journal, no genesis).
+Exit status (``EXIT``): 0 a true record, nobody convicted (a game still in progress included); 3 a
+true record that convicts: a cheater named, or votes that contradict the log; 1 not a true record, or
+not a whole one: a record refused (forged, of another game, a transport message), a record missing (a
+gap), the journal cut at a seal or damaged inside, or the game stopped by a fault nobody can be blamed
+for; 2 bad input (no such file, not a journal, no game record, no genesis).  So a script tells "this
+game caught a cheater" (3) from "this journal cannot be trusted" (1).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from p2pcards.table.replica import Table
 from p2pcards.text import shown
 
 CHEATS = ("equivocation", "bad-message", "bad-proof", "illegal-action", "renege")
+EXIT_TRUE, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_CONVICTS = 0, 1, 2, 3
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,8 +51,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="check a game's journal: signatures, proofs, every move, the audits, the seals",
         description=(
             "Replay a game's journal as an observer and check every signature, proof, move, "
-            "end-of-hand audit and seal. Exit status: 0 verified, 1 verification failed "
-            "(a cheater named, a refused or missing record, a journal cut short or damaged), 2 bad input."
+            "end-of-hand audit and seal. Exit status: 0 a true record, nobody convicted; 3 a true record "
+            "that convicts a seat (a cheater named, votes that contradict the log); 1 verification failed "
+            "(a refused or missing record, a journal cut at a seal or damaged); 2 bad input."
         ),
     )
     p.add_argument(
@@ -125,25 +130,39 @@ class Report:
         return seat_name(self.genesis, seat)
 
     def problems(self) -> list[str]:
+        """Everything that keeps the journal from saying "a true record, nobody convicted"."""
+        return self.failures() + self.findings()
+
+    def failures(self) -> list[str]:
+        """What makes the journal no true and whole record (exit 1)."""
         found = []
         if self.damaged:
             found.append("the journal is damaged")
-        for v in self.cheats:
-            found.append(f"{self.name(v.seat)} cheated ({v.kind})")
         if self.stopped is not None:
             found.append(f"the game stopped: {self.stopped.kind}")
-        if self.failed_audits:
-            found.append(f"{len(self.failed_audits)} failed audit(s)")
         if self.refused:
             found.append(f"{len(self.refused)} refused record(s)")
         if self.unplaced:
             found.append(f"{self.unplaced} record(s) after a gap in the log")
-        if self.contradictions:
-            voters = sorted({c.voter for c in self.contradictions})
-            found.append("votes that contradict the log, by " + ", ".join(self.name(v) for v in voters))
         if self.status == "truncated":
             found.append("the journal ends at a seal before the end of the match")
         return found
+
+    def findings(self) -> list[str]:
+        """What a true record proves against seats (exit 3 when the journal has no failure)."""
+        found = [f"{self.name(v.seat)} cheated ({v.kind})" for v in self.cheats]
+        if self.failed_audits:
+            found.append(f"{len(self.failed_audits)} failed audit(s)")
+        if self.contradictions:
+            voters = sorted({c.voter for c in self.contradictions})
+            found.append("votes that contradict the log, by " + ", ".join(self.name(v) for v in voters))
+        return found
+
+    @property
+    def exit_status(self) -> int:
+        if self.failures():
+            return EXIT_FAILED
+        return EXIT_CONVICTS if self.findings() else EXIT_TRUE
 
 
 def seat_name(genesis: Genesis, seat: int) -> str:
@@ -159,7 +178,7 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
     if scan.game_id is not None and scan.game_id != genesis.game_id:
         report.damaged = "the journal's header names another game than its messages"
     table = Table(genesis, None, None)
-    events = table.restore(_with_progress(scan.payloads, progress))
+    events = table.restore(_with_progress(_journaled(scan.payloads, report), progress))
     dealt_again: Counter[int] = Counter()
     for event in events:
         if isinstance(event, out.MatchOver):
@@ -185,6 +204,22 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
     elif table.finals and table.attempt is not None and not table.attempt.messages():
         report.status = "truncated"
     return report
+
+
+def _journaled(payloads: list[bytes], report: Report) -> list[bytes]:
+    """The records a replica is fed: a transport message is never journaled (JOURNAL.md §2), so one in
+    a journal is refused as a record and not acted on (a catch-up answer would be unpacked)."""
+    kept = []
+    for payload in payloads:
+        try:
+            kind = wire.SignedMessage.from_bytes(payload).kind
+        except wire.WireError:
+            kind = ""  # the replica refuses it with the wire's reason
+        if kind in wire.TRANSPORT_KINDS:
+            report.refused.append(out.Rejected(None, "not journaled", f"a {kind} is never journaled"))
+        else:
+            kept.append(payload)
+    return kept
 
 
 def contradictions(payloads: Sequence[bytes], genesis: Genesis) -> list[Contradiction]:
@@ -281,7 +316,9 @@ def read_journal(path: Path) -> tuple[journal_file.Scan, str]:
     """The journal's records, and what damage was found inside it ("" for none): a journal damaged
     in the middle is verified up to the damage, and fails."""
     try:
-        return journal_file.read(path), ""
+        scan = journal_file.read(path)
+        journal_file.require_game(scan, path)
+        return scan, ""
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
     except IsADirectoryError:
@@ -289,6 +326,10 @@ def read_journal(path: Path) -> tuple[journal_file.Scan, str]:
     except store.JournalCorrupt as exc:
         partial = exc.before
         if isinstance(partial, journal_file.Scan) and partial.payloads:
+            try:
+                journal_file.require_game(partial, path)
+            except store.StoreError as missing:
+                raise UsageError(str(missing)) from None
             return partial, f"{exc}; this is not what a crash leaves, and cannot be repaired"
         raise UsageError(f"{exc}; this is not what a crash leaves, and cannot be repaired") from None
     except store.StoreError as exc:
@@ -308,7 +349,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(as_json(report))
     else:
         print_text(report)
-    return 0 if report.ok else 1
+    return report.exit_status
 
 
 def _audit_text(r: Report, audit: AuditResult) -> str:
@@ -375,6 +416,8 @@ def print_text(r: Report) -> None:
     print(f"match    {_status_text(r)}")
     if r.ok:
         print("verdict  OK: every signature, proof, move, audit and seal checks out")
+    elif r.exit_status == EXIT_CONVICTS:
+        print(f"verdict  TRUE RECORD, IT CONVICTS: every record checks out; {'; '.join(r.findings())}")
     else:
         print(f"verdict  FAILED: {'; '.join(r.problems())}")
 
@@ -450,5 +493,6 @@ def as_json(r: Report) -> dict[str, Any]:
         "step": r.step,
         "waiting_for": list(r.waiting_for),
         "ok": r.ok,
+        "exit_status": r.exit_status,
         "problems": r.problems(),
     }
