@@ -233,6 +233,61 @@ def _draws_used(before: int, after: int) -> int:
     return ((after - before) % 2**64) * pow(step, -1, 2**64) % 2**64
 
 
+# ============================================================================ the table digest
+
+DIGEST_GAMES = ("durak-mental", "durak-silent", "spades-equivocation", "durak-return", "durak-abandon")
+
+
+def digest_parts(table: Table) -> dict[str, Any]:
+    """The parts of the table digest by the rules of SPEC §7.6, from what the observer holds: its
+    finals, the setup (complete once step 2 is applied, with S_0 its head), the attempt being played."""
+    finals = [att.seal_prev for _, att in table.finals]
+    setup = table._setup  # the setup steps, which the replica does not otherwise show
+    boundary = None if setup.first_dealer is None else seal_head(finals[-1]) if finals else setup.chain.head
+    att = table.attempt
+    current: dict[str, Any] = (
+        {"setup_head": setup.chain.head.hex()} if att is None
+        else {"attempt": {"start_head": att.start_head.hex(), "head": att.head.hex(),
+                          "hand_digest": att.state.digest().hex()}}
+    )  # fmt: skip
+    return {
+        "finals": [f.hex() for f in finals],
+        "boundary": None if boundary is None else boundary.hex(),
+        "current": current,
+        "out": [[seat, why] for seat, why in table.seats_out.items()],
+        "over": table.over,
+        "abandoned": table.abandoned,
+        "stopped": None if table.stopped is None else [table.stopped.seat, table.stopped.kind],
+    }
+
+
+def table_digest_vectors() -> dict[str, Any]:
+    games_ = []
+    for name in DIGEST_GAMES:
+        _, genesis, payloads = kit.load(name)
+        table = Table(genesis, None, None)
+        table.start()
+        points: list[dict[str, Any]] = []
+        last: Any = None
+        for n in range(len(payloads) + 1):
+            if n:
+                table.receive(None, payloads[n - 1])
+            parts = digest_parts(table)
+            shape = ({k: v for k, v in parts.items() if k != "current"}, list(parts["current"]))
+            if shape != last or n == len(payloads):
+                points.append({"records": n, **parts, "digest": table.digest().hex()})
+                last = shape
+        games_.append({"kit": name, "points": points})
+    return {
+        "description": "The table digest (SPEC §7.6) of an observer fed the first `records` payloads of a "
+        "kit journal, with its parts: at the first record count where any part other than `current` "
+        "changes (and where `current` passes between the setup head and an attempt digest), and at the "
+        "end. `current` is the setup head (the head after the last setup step applied) or an attempt "
+        "digest, given by its three parts.",
+        "games": games_,
+    }
+
+
 # ============================================================================ attempts
 
 
@@ -670,6 +725,7 @@ BUILDERS: dict[str, Builder] = {
     "genesis.json": genesis_vectors,
     "seeded.json": seeded_vectors,
     "start_heads.json": start_head_vectors,
+    "table_digest.json": table_digest_vectors,
     "seals.json": seal_vectors,
     "votes.json": vote_vectors,
     "abandon.json": abandon_vectors,
