@@ -211,11 +211,8 @@ def _journaled(payloads: list[bytes], report: Report) -> list[bytes]:
     a journal is refused as a record and not acted on (a catch-up answer would be unpacked)."""
     kept = []
     for payload in payloads:
-        try:
-            kind = wire.SignedMessage.from_bytes(payload).kind
-        except wire.WireError:
-            kind = ""  # the replica refuses it with the wire's reason
-        if kind in wire.TRANSPORT_KINDS:
+        kind = journal_file.transport_kind(payload)
+        if kind:
             report.refused.append(out.Rejected(None, "not journaled", f"a {kind} is never journaled"))
         else:
             kept.append(payload)

@@ -180,6 +180,16 @@ def require_game(scan: Scan, path: Path | str) -> bytes:
     )
 
 
+def transport_kind(payload: bytes) -> str:
+    """The kind of the transport message ``payload`` holds ("" for any other record): a reader never
+    acts on one found in a journal (JOURNAL.md §2)."""
+    try:
+        kind = wire.SignedMessage.from_bytes(payload).kind
+    except wire.WireError:
+        return ""
+    return kind if kind in wire.TRANSPORT_KINDS else ""
+
+
 def check_game(scan: Scan, game_id: bytes, path: Path | str) -> None:
     """``ForeignJournal`` unless the journal ``scan`` belongs to ``game_id``; ``NotAJournal`` if it
     holds records but names no game.  A journal with no record at all is anybody's (``Journal.open``
@@ -378,7 +388,8 @@ class Journal:
         os.fsync(self._fd)
 
     def payloads(self) -> list[bytes]:
-        """Every record, in order."""
+        """Every message, in order, for a replica to resume from: a record holding a transport message
+        (never journaled, JOURNAL.md §2: only a hand-made journal has one) is left out, not acted on."""
         os.lseek(self._fd, 0, os.SEEK_SET)
         chunks: list[bytes] = []
         remaining = self._end
@@ -389,7 +400,14 @@ class Journal:
             chunks.append(chunk)
             remaining -= len(chunk)
         data = b"".join(chunks)
-        return parse(data, self.path).payloads
+        kept = []
+        for payload in parse(data, self.path).payloads:
+            kind = transport_kind(payload)
+            if kind:
+                log.warning("%s: a %s is never journaled; it is left out", self.path, kind)
+            else:
+                kept.append(payload)
+        return kept
 
     def close(self) -> None:
         """Close (releasing the lock).  Records appended without ``flush`` are not fsynced here: the

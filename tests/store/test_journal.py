@@ -321,3 +321,16 @@ def test_a_failed_write_leaves_the_journal_sound(tmp_path: Path, monkeypatch: py
         assert jf.read(path).torn is None
         j.append(b"third", flush=True)
     assert jf.read(path).payloads == [b"first", b"third"]
+
+
+def test_a_transport_message_in_a_journal_is_not_given_back_to_resume_from(tmp_path: Path) -> None:
+    key = key_from_seed(bytes(32))
+    messages = [
+        sign(Envelope(game_id=GAME, step=0, seat=0, prev=bytes(32), kind=kind, body=body), key).data
+        for kind, body in (("genesis", b"g"), ("catchup_request", {"after": -1}),
+                           ("catchup_response", {"msgs": []}), ("coin_commit", bytes(32)))
+    ]  # fmt: skip
+    make(tmp_path / "j", messages, game_id=GAME)
+    assert jf.read(tmp_path / "j").payloads == messages  # the format holds any record
+    with Journal.open(tmp_path / "j", game_id=GAME) as j:
+        assert j.payloads() == [messages[0], messages[3]]
