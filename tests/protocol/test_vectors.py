@@ -140,3 +140,11 @@ def test_table_digest_vectors_from_the_document() -> None:
             assert end["boundary"] == spec.seal_head(bytes.fromhex(end["finals"][-1])).hex()
             assert end["current"] == {"setup_head": setup_head}
             assert end["out"] == points[-2]["out"]
+
+
+def test_fault_vectors_name_the_kind_of_spec_5_8() -> None:
+    for case in _load("faults.json")["cases"]:
+        kinds = [v[1] for v in case["outcome"]["verdicts"]]
+        said = [k for k in ("bad-proof", "bad-message") if case["why"].endswith(k)]
+        assert kinds == said, case["why"]
+        assert all(v[0] == case["from"] for v in case["outcome"]["verdicts"])  # the signer is named

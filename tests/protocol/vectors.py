@@ -717,6 +717,74 @@ def catchup_vectors() -> dict[str, Any]:
     }
 
 
+# ============================================================================ faults in content
+
+
+def _last_of_round(name: str, kind: str) -> int:
+    """The index, in a kit journal, of the message that completes the first round of ``kind``."""
+    msgs = [SignedMessage.from_bytes(p) for p in kit.load(name)[2]]
+    first = next(m for m in msgs if m.kind == kind)
+    return max(i for i, m in enumerate(msgs) if (m.kind, m.step, m.prev) == (kind, first.step, first.prev))
+
+
+def _flip_last(data: bytes) -> bytes:
+    return data[:-1] + bytes([data[-1] ^ 0x01])
+
+
+def fault_vectors() -> dict[str, Any]:
+    name = "durak-mental"
+    at = _last_of_round(name, "share")
+    ctx = Context(name, at)
+    honest = SignedMessage.from_bytes(ctx.message(at))
+    assert isinstance(honest.body, dict)
+    shares = [list(x) for x in honest.body["shares"]]  # type: ignore[union-attr]
+
+    def resent(body: Any, msg: SignedMessage = honest) -> bytes:
+        return ctx.sign(msg.seat, msg.kind, body, msg.step, msg.prev)
+
+    def with_last(change: Callable[[list[Any]], list[Any]]) -> bytes:
+        return resent({"shares": [*shares[:-1], change(list(shares[-1]))]})
+
+    kinds = [SignedMessage.from_bytes(p).kind for p in kit.load(name)[2]]
+    last_shuffle = max(i for i, k in enumerate(kinds[:at]) if k == "shuffle")  # the prelude's last
+    shuffle_ctx = Context(name, last_shuffle)
+    shuffle = SignedMessage.from_bytes(shuffle_ctx.message(last_shuffle))
+    deck, proof = shuffle.body  # type: ignore[misc]
+    bad_shuffle = shuffle_ctx.sign(shuffle.seat, "shuffle", [deck, _corrupt_last(proof)], shuffle.step,
+                                   shuffle.prev)  # fmt: skip
+    cases: list[Case] = [
+        ("the share that completes the round, as sent", honest.seat, [honest.data]),
+        ("its last share's proof does not verify (the low bit of s flipped): bad-proof", honest.seat,
+         [with_last(lambda x: [*x[:4], _flip_last(x[4])])]),
+        ("its last share's d is no point: bad-message", honest.seat,
+         [with_last(lambda x: [x[0], bytes([0x05]) + x[1][1:], *x[2:]])]),
+        ("its last share names another position: bad-message", honest.seat,
+         [with_last(lambda x: [x[0] + 1, *x[1:]])]),
+        ("one share too few: bad-message", honest.seat, [resent({"shares": shares[:-1]})]),
+    ]  # fmt: skip
+    results = run_cases(ctx, cases)
+    results += _in(shuffle_ctx, [
+        ("the last shuffle of the prelude with its proof corrupted: every shuffle is verified now, bad-proof",
+         shuffle.seat, [bad_shuffle]),
+    ])  # fmt: skip
+    return {
+        "description": "faults in content (SPEC §5.8): a share or shuffle that does not decode is "
+        "bad-message, one whose proof does not verify bad-proof. Each message is the kit journal's, signed "
+        "again by its seat with the body changed as said.",
+        "context": ctx.describe(),
+        "cases": results,
+    }
+
+
+def _corrupt_last(value: Any) -> Any:
+    """``value`` with the low bit of its last byte string flipped (a scalar of a proof)."""
+    if isinstance(value, bytes):
+        return _flip_last(value)
+    items = list(value)
+    items[-1] = _corrupt_last(items[-1])
+    return items
+
+
 # ============================================================================ files
 
 
@@ -732,6 +800,7 @@ BUILDERS: dict[str, Builder] = {
     "return.json": return_vectors,
     "evidence.json": evidence_vectors,
     "catchup.json": catchup_vectors,
+    "faults.json": fault_vectors,
 }
 
 
