@@ -124,7 +124,7 @@ class Report:
 
     @property
     def finished(self) -> bool:
-        return self.status in ("finished", "abandoned")
+        return self.status == "finished"
 
     def name(self, seat: int) -> str:
         return seat_name(self.genesis, seat)
@@ -177,7 +177,9 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
     report = Report(path, genesis, len(scan.payloads), scan.torn, damaged=damaged)
     if scan.game_id is not None and scan.game_id != genesis.game_id:
         report.damaged = "the journal's header names another game than its messages"
-    table = Table(genesis, None, None)
+    # A journal is read as the seat that kept it (its own genesis message comes first): what that
+    # seat's voice decided by itself binds it, and nobody else (``table.decide``).
+    table = Table(genesis, None, None, perspective=journal_seat(scan.payloads, genesis))
     events = table.restore(_with_progress(_journaled(scan.payloads, report), progress))
     dealt_again: Counter[int] = Counter()
     for event in events:
@@ -204,6 +206,18 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
     elif table.finals and table.attempt is not None and not table.attempt.messages():
         report.status = "truncated"
     return report
+
+
+def journal_seat(payloads: Sequence[bytes], genesis: Genesis) -> int | None:
+    """The seat whose journal this is: the signer of its first genesis message."""
+    for payload in payloads[:1]:
+        try:
+            msg = wire.SignedMessage.from_bytes(payload)
+        except wire.WireError:
+            return None
+        if msg.kind == "genesis" and msg.game_id == genesis.game_id and 0 <= msg.seat < len(genesis.seats):
+            return msg.seat
+    return None
 
 
 def _journaled(payloads: list[bytes], report: Report) -> list[bytes]:
@@ -424,7 +438,8 @@ def _status_text(r: Report) -> str:
         return f"finished, sealed by every seat: {_with_names(r, r.match or '')}"
     if r.status == "abandoned":
         standings = _with_names(r, r.match or "")
-        return f"abandoned: the players left ended it while the others were silent; {standings}"
+        return ("abandoned: this seat's side, half the table or fewer, ended it while the others were "
+                f"silent (unconfirmed: binding on nobody named); {standings}")
     if r.status == "stopped" and r.stopped is not None:
         return f"stopped before it could go on: {_verdict_text(r, r.stopped)}"
     if r.status == "truncated":

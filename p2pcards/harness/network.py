@@ -293,7 +293,7 @@ class SimNetwork:
         t = p.table
         if t.over or p.gone:
             return
-        if seat in t.seats_out:
+        if seat in t.seats_out or t.left_behind:
             self._carry_out(p, self._call(p, t.ask_to_return))
             self._at(self.now + 5_000, "ask_return", seat)
         elif any(isinstance(e, out.Seating) and seat in e.playing for e in p.events[-50:]):
@@ -375,6 +375,10 @@ class SimNetwork:
                 ),
             ):
                 p.events.append(o)
+                if isinstance(o, out.VotesContradicted) and o.majority and p.seat in self.honest:
+                    # A majority went on without this seat (it was late): like a person told so, it
+                    # agrees and asks to be dealt in again.
+                    self._at(self.now + 1_000, "ask_return", p.seat)
         twin = getattr(p.table, "twin", None)
         if twin:
             # An equivocator's second message goes to the upper half of the table.

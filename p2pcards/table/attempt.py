@@ -212,6 +212,14 @@ class Attempt:
             return seat in self.seals or seat in self.bad_seals
         return self.chain.lookup(step, seat) is not None
 
+    def signed_after(self, step: int, seat: int) -> bool:
+        """Whether ``seat`` signed a message of this attempt for a step after ``step``."""
+        if any(m.seat == seat for s in self.chain.steps if s.number > step for m in s.messages):
+            return True
+        if self.chain.step > step and any(m.seat == seat for m in self.chain.pending):
+            return True
+        return self.complete and self.seal_step > step and seat in self.seals
+
     def messages(self) -> list[SignedMessage]:
         """Every message of this attempt so far, in log order (seals last)."""
         msgs = [m for s in self.chain.steps for m in s.messages] + list(self.chain.pending)
@@ -571,10 +579,15 @@ class Attempt:
         rules = self.shared.rules
         record = self.state.record()
         public = tuple(c if self.is_public(p) else UNKNOWN for p, c in enumerate(record.deck))
+        known = HandRecord(record.game, record.options, record.setup, public, record.actions)
+        # The dummy's move is computed from the public history replayed; a rule broken there (a
+        # renege that public cards show) is the fault of the seat that broke it, found before the
+        # dummy moves, never a fault of nobody's that stops the game.
+        shown = rules.audit(known)
+        if not shown.ok and shown.seat is not None:
+            raise Foul(shown.seat, "renege", str(shown))
         try:
-            view = rules.replay(
-                HandRecord(record.game, record.options, record.setup, public, record.actions)
-            ).view(seat)
+            view = rules.replay(known).view(seat)
             seed = hashlib.sha256(b"p2pcards/dummy\x00" + self.shared.game_id + self.hand.to_bytes(8, "big"))
             action = policy(view, seed.digest())
             positions = tuple(sorted(self.state.reveals(action)))

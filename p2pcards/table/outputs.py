@@ -175,12 +175,15 @@ class ReturnAsked:
 
 @dataclass(frozen=True)
 class VotesContradicted:
-    """Seats that voted ``named`` silent at ``step`` although their own later messages show they had
-    what they called missing.  Reported, never acted on."""
+    """``voters`` went on without this seat's voice (``named``) at ``step``: by more than half of the
+    table (``majority``: the hand is played without it, and it comes back by asking,
+    ``Table.ask_to_return``), or by their own word alone (binding on nobody named).  This replica
+    does not take it unless its voice agrees."""
 
     step: int
     voters: tuple[int, ...]
     named: tuple[int, ...]
+    majority: bool = False
 
 
 Output = (

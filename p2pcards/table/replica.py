@@ -33,17 +33,18 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from p2pcards.games import ActionError, AuditResult, GameError, HandState, Match
-from p2pcards.table import bodies, catchup
+from p2pcards.table import bodies, catchup, decide
 from p2pcards.table import outputs as out
-from p2pcards.table import votes as votes_mod
 from p2pcards.table.attempt import Attempt, DummyPolicy, Foul, Shared
 from p2pcards.table.dealers import DealerFactory, mental_factory, seeded_factory
+from p2pcards.table.decide import Decision
 from p2pcards.table.genesis import Genesis
-from p2pcards.table.seating import CHEAT, RETURN, SILENT, Change, start_head
+from p2pcards.table.seating import CHEAT, GONE, RETURN, SILENT, UNCONFIRMED, Change, start_head
 from p2pcards.table.secrets import MASTER, MASTER_SIZE, SeatSecrets
 from p2pcards.table.seen import Seen
 from p2pcards.table.setup import Setup
 from p2pcards.table.unplaced import Unplaced
+from p2pcards.table.voices import Voices
 from p2pcards.wire import (
     CERTIFICATE_KINDS,
     TRANSPORT_KINDS,
@@ -76,11 +77,20 @@ UNPLACED_BYTES_PER_PEER = 1 << 20
 """Signed messages that fit no step we know yet (a peer ahead of us) kept per sending peer, in bytes."""
 
 
+MAX_CONSENTS = 64
+"""Our own voice's returns remembered (one is signed per decision it consents to)."""
+
 SEEN_BYTES = 4 << 20
 """Payloads whose signature check is remembered though they were not accepted (see ``seen``)."""
 
 CATCHUP_GRACE_MS = 3 * RETRY_MS
 """After a restart, how long a seat waits for its peers' catch-up before it signs anything new."""
+
+DISCONNECTED_MS = 10_000
+"""The connection clock: a machine none of whose seats sent a frame for this long is disconnected,
+and a seat waiting for it may vote it silent without waiting for its move clock (the genesis
+``timeout_ms``).  A waiting seat sends something every ``RETRY_MS``, a thinking one too: ten
+seconds of nothing is a machine gone, not a person thinking, and long enough for a Wi-Fi to roam."""
 
 
 @dataclass
@@ -112,26 +122,14 @@ class _Final:
         return self.payloads + [v.data for _, v in sorted(self.seal_votes.items())]
 
 
-@dataclass(frozen=True)
-class _Ending:
-    """The match ended by the seats left: every seat not named signed an ``abandon`` naming the same
-    silent seats at the same step."""
-
-    silent: tuple[int, ...]
-    messages: tuple[SignedMessage, ...]
-
-    @property
-    def step(self) -> int:
-        return self.messages[0].step
-
-
 @dataclass
 class _Asked:
     """The person's answer about the seats silent at the open step."""
 
     key: tuple[bytes, int]
     seats: tuple[int, ...]
-    since: int
+    ask_at: int
+    """When to ask (the moment it became due; after "keep waiting", one timeout later)."""
     end_match: bool
     go_on: bool | None = None
     asked_at: int = -1
@@ -156,6 +154,7 @@ class Table:
         dealer_factory: DealerFactory | None = None,
         person: bool = False,
         dummy_policy: DummyPolicy | None = None,
+        perspective: int | None = None,
     ) -> None:
         self.genesis = genesis
         self.game_id = genesis.game_id
@@ -167,6 +166,13 @@ class Table:
             raise ValueError("a seat needs its identity key; an observer (seat None) has none")
         self.seat = seat
         self.person = person
+        self._voices = Voices.of(genesis)
+        if perspective is not None and not 0 <= perspective < self.n:
+            raise ValueError(f"no seat {perspective} at a table of {self.n}")
+        me = seat if seat is not None else perspective
+        self._me: int | None = None if me is None else self._voices.voice(me)
+        """The voice this replica speaks or reads for: its seat's (its runner's, for a computer seat);
+        for an observer, that of the seat whose journal it reads, if it was told."""
         self._identity = identity
         self._source = source
         self._keys: dict[int, Ed25519PublicKey] = {
@@ -195,7 +201,9 @@ class Table:
         """Hashes of every accepted message's payload (only looked up, never iterated)."""
         self._votes: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
         self._abandons: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
-        """Per step, each seat's signed end of the match there (``_ending_at``: when they end it)."""
+        """Per step, each voice's abandon there: its word, binding on itself alone (``decide``)."""
+        self._consents: list[SignedMessage] = []
+        """This replica's own voice's returns: its consent to decisions naming it (``decide.binds``)."""
         self._returns: dict[int, SignedMessage] = {}
         self._evidence: dict[int, tuple[bytes, ...]] = {}
         """Per convicted seat, the payloads that prove it (a pair, or the evidence message)."""
@@ -224,15 +232,16 @@ class Table:
         self._since = 0
         self._open_key: tuple[bytes, int] | None = None
         self._last_retry = 0
-        self._heard_ms: int | None = None
-        self._away = False
-        """Whether this seat was away (restarted, or heard nothing for a timeout) and has signed
-        nothing since: only then does it take an end of the match that names it silent."""
+        self._heard: dict[int, int] = {}
+        """Per voice, when a frame from one of its seats last reached us (the connection clock)."""
+        self._first_tick = 0
         self._voted: set[tuple[bytes, int]] = set()
         self._ended_at: set[tuple[bytes, int]] = set()
         self._asked: _Asked | None = None
         self._admit: dict[int, bool] = {}
         self._asking_return = False
+        self._pending_gone: Decision | None = None
+        """The latest decision naming this voice that it has not agreed to (``ask_to_return``)."""
         self._return_asked: set[tuple[int, int]] = set()
         """(seat, hand) of every return request taken: one per seat voted out and hand."""
         self._restoring = False
@@ -279,7 +288,6 @@ class Table:
                 self._settle(contribute=False)
         finally:
             self._restoring = False
-        self._away = True  # a restarted seat was away, however briefly
         # What the replay itself would have sent or journaled is already out there (a new master
         # secret, for a seat that died before it kept one, is not: it stays).
         self._out = [o for o in self._out if not isinstance(o, (out.Send, out.Persist))]
@@ -293,9 +301,8 @@ class Table:
 
     def receive(self, peer: int | None, payload: bytes) -> list[out.Output]:
         """A frame payload from ``peer`` (a seat number, or None if unknown)."""
-        if self._heard_ms is not None and self._now - self._heard_ms >= self.genesis.timeout_ms:
-            self._away = True  # nothing reached us for a whole timeout: cut off, or asleep
-        self._heard_ms = self._now
+        if peer is not None and 0 <= peer < self.n:
+            self._heard[self._voices.voice(peer)] = self._now
         self._inbox.append((peer, payload, 0))
         self._settle()
         return self._flush()
@@ -321,7 +328,7 @@ class Table:
         if asked is not None:
             asked.go_on = go_on
             if not go_on:
-                asked.since = self._now
+                asked.ask_at = self._now + self.genesis.timeout_ms
                 asked.asked_at = -1
                 asked.go_on = None
         self._maybe_vote()
@@ -334,8 +341,11 @@ class Table:
         return self._flush()
 
     def ask_to_return(self) -> list[out.Output]:
-        """This seat was voted out: ask the seats still playing to deal it in again."""
-        if self.seat is not None and self._out_seats().get(self.seat) == SILENT:
+        """This seat was voted out, or the others went on without it: agree to it (``decide.binds``)
+        and ask the seats still playing to deal it in again."""
+        if self.seat is not None and (
+            self._out_seats().get(self.seat) in GONE or self._pending_gone is not None
+        ):
             self._asking_return = True
             self._certificate("return", {})
             self._settle()
@@ -347,11 +357,11 @@ class Table:
             # Times noted before the first tick (at start or restore) were noted at an unknown time:
             # they count from now, so a restarted seat waits the whole timeout before voting.
             self._ticked = True
-            self._since = self._last_retry = now
+            self._since = self._last_retry = self._first_tick = now
             if self._catchup_until is not None:
                 self._catchup_until = now + CATCHUP_GRACE_MS
             if self._asked is not None:
-                self._asked.since = now
+                self._asked.ask_at = now
         self._now = now
         att = self.attempt
         if self.seat is not None and not self.over and self.stopped is None:
@@ -394,6 +404,12 @@ class Table:
     @property
     def waiting_for(self) -> tuple[int, ...]:
         return self._missing()
+
+    @property
+    def left_behind(self) -> bool:
+        """Whether the others went on without this seat's voice, and it has not agreed (yet)."""
+        d = self._pending_gone
+        return d is not None and not self._consented(d.step)
 
     @property
     def cheaters(self) -> tuple[int, ...]:
@@ -515,8 +531,6 @@ class Table:
     def _keep(self, msg: SignedMessage, *, own: bool) -> None:
         """Journal an accepted message and relay it (the author's first send, or our relay of it)."""
         self._accepted.add(hashlib.sha256(msg.data).digest())
-        if own and not self._restoring:
-            self._away = False  # we speak again: whoever names us silent from now on is wrong
         if not self._restoring:
             self._out.append(out.Persist(msg.data, own=own))
             self._out.append(out.Send(msg.data))
@@ -700,13 +714,14 @@ class Table:
         return None
 
     def _take_vote(self, peer: int | None, msg: SignedMessage, att: Attempt, silent: tuple[int, ...]) -> None:
-        problem = votes_mod.vote_problem(msg.seat, silent, msg.step, att)
+        problem = decide.claim_problem(decide.VOTE, self._voices, msg.seat, silent, msg.step, att)
         if problem:
             self._reject(peer, "bad vote", problem)
             return
         if not self._claim(self._votes, msg):
             return
-        held = [m for s in silent if (m := self._by_key.get((msg.step, msg.prev, s))) is not None]
+        named_seats = self._voices.seats_of(silent, range(self.n))
+        held = [m for s in named_seats if (m := self._by_key.get((msg.step, msg.prev, s))) is not None]
         if held and msg.seat != self.seat:
             # We hold what the vote calls missing: we do not pass the vote on, we send the voter the
             # messages instead (it keeps the vote only if it voted itself and everyone else did too).
@@ -721,34 +736,11 @@ class Table:
     def _take_abandon(
         self, peer: int | None, msg: SignedMessage, att: Attempt, silent: tuple[int, ...]
     ) -> None:
-        active = att.active
-        why = (
-            f"seat {msg.seat} is not playing this hand" if msg.seat not in active
-            else "a seat cannot name itself silent" if msg.seat in silent
-            else "a seat ends the match only when half the players or more are silent"
-            if 2 * len(silent) < len(active)
-            else None
-        )
-        if why is not None:
-            self._reject(peer, "bad abandon", why)
-            return
-        if not set(silent) <= set(active):
-            self._reject(peer, "bad abandon", f"seats {list(silent)} are not all playing this hand")
-            return
-        if not set(silent) & set(att.awaited_at(msg.step)):
-            self._reject(peer, "bad abandon", f"none of seats {list(silent)} was awaited at step {msg.step}")
-            return
-        if self.seat in silent and not (self._away or self._restoring):
-            # We are here, and have been, whatever the others heard: an end naming us is their word
-            # against ours, and too few are left to settle it.  Taking it would let one seat of three
-            # end the match whenever another is thinking, honest seats named silent; refused, we go
-            # on with whoever is left, or end the match ourselves.  A seat that was away (restarted,
-            # or cut off for a timeout) takes it: it was silent, as said.
-            self._reject(peer, "bad abandon", f"seat {self.seat} is here: an end naming it is not taken")
-            told = ("contradicted", msg.step, msg.prev, (msg.seat,))
-            if told not in self._announced:
-                self._announced.add(told)
-                self._out.append(out.VotesContradicted(msg.step, (msg.seat,), silent))
+        # An abandon is its signer's word: it binds the signer's voice alone (``decide``), so it is
+        # kept and relayed whoever it names; a seat it names just goes on, unless it consents.
+        problem = decide.claim_problem(decide.ABANDON, self._voices, msg.seat, silent, msg.step, att)
+        if problem:
+            self._reject(peer, "bad abandon", problem)
             return
         if self._claim(self._abandons, msg):
             self._keep(msg, own=msg.seat == self.seat)
@@ -771,11 +763,24 @@ class Table:
         except bodies.BodyError as exc:
             self._reject(peer, "bad return", str(exc))
             return
+        # Our own voice's return is its consent to what was decided about it at any step up to the
+        # return's own (``decide.binds``): kept whatever the seating, so that a restore from the
+        # journal consents as the seat did.
+        own = self._me is not None and msg.seat == self._me and self._voices.is_person(msg.seat)
+        if own and all(c.hash != msg.hash for c in self._consents):
+            if len(self._consents) >= MAX_CONSENTS:
+                self._consents.pop(0)
+            self._consents.append(msg)
+            self._candidate_basis = None
+            if self._out_seats().get(msg.seat) not in GONE:
+                self._keep(msg, own=msg.seat == self.seat)
         # One request per seat voted out and hand: a seat that is playing, a cheater, or a seat that
         # asked already for this hand asks for nothing (and cannot make us journal or relay more).
         b = self._boundary
-        if b is None or self._out_seats().get(msg.seat) != SILENT or msg.seat in self._cheaters:
+        if b is None or self._out_seats().get(msg.seat) not in GONE or msg.seat in self._cheaters:
             return
+        if not self._voices.is_person(msg.seat):
+            return  # a computer seat comes back with its runner
         key = (msg.seat, b.hand)
         if key in self._return_asked:
             return
@@ -992,7 +997,7 @@ class Table:
         return (
             seat in self._returns
             and seat not in self._cheaters
-            and self._out_seats().get(seat) == SILENT
+            and self._out_seats().get(seat) in GONE
             and seat not in att.holders
         )
 
@@ -1008,14 +1013,6 @@ class Table:
             if b is None or self.stopped is not None or (self.over and self._seating_end is None):
                 break
             self._recarry(b)
-            late = self._finals[-1].attempt if self._finals else None
-            ending = None if late is None else self._ending_at(late, late.seal_step, late.seal_prev)
-            if late is not None and ending is not None:
-                # Every seat left ended the match at the last seal, after the seals reached us: the
-                # match ends there, as where the end came first (no hand after it is being played).
-                self.attempt = None
-                self._ended_by(ending, late, f"did not seal hand {late.hand + 1}; the match ended there")
-                break
             att = self._canonical(b)
             if self._ended is not None:
                 if self._seating_end != self._ended[1]:
@@ -1029,19 +1026,9 @@ class Table:
                 # turned up after all (verdicts learnt in another order): it counts, and so on.
                 self.over = False
                 self._seating_end = None
-            ending = self._abandoned(att)
-            if ending is not None:
-                self._set_current(att)
-                who = "the other player" if len(ending.messages) == 1 else "the others"
-                self._ended_by(ending, att, f"{who} ended the match (hand {att.hand + 1} is void)")
-                break
             if att.complete and att.sealed(self._excused(att)):
                 self._set_current(att)
-                ended = self._abandon_at_seal(att)
                 self._close(att)
-                if ended is not None and not self.over:
-                    self._ended_by(ended, att, f"did not seal hand {att.hand + 1}; the match ended there")
-                    break
                 continue
             self._set_current(att)
             break
@@ -1059,7 +1046,7 @@ class Table:
         if not self._finals:
             return
         last = self._finals[-1].attempt
-        carried = self._carried(last, self._silent_at_seal(last))
+        carried = self._carried(last, self._seal_decision(last))
         if carried != b.carried:
             b.carried = carried
             self._candidate_basis = None
@@ -1080,7 +1067,7 @@ class Table:
                 return complete
             path.append(att)
 
-            if att.complete or self._abandoned(att) is not None:
+            if att.complete:
                 break
             new = frozenset(Change(CHEAT, (s,)) for s in att.holders if s in self._cheaters)
             if not new:
@@ -1171,151 +1158,116 @@ class Table:
         self._changes = changes
         self._seating_end = changes
         self.match = match
-        self._end(abandoned=False)
+        # Ended by this voice's own word, half the table or fewer: the others are not bound by it.
+        self._end(abandoned=any(c.kind == UNCONFIRMED for c in changes))
 
     def _internal_verdict(self, att: Attempt) -> Change | None:
-        """The earliest verdict inside ``att``: seats voted silent at one of its steps (see ``votes``),
-        or a check that failed."""
-        best: tuple[int, int, Change] | None = None
-        for (step, prev), votes in self._votes.items():
+        """The earliest verdict inside ``att``: a decision this replica takes at one of its steps (see
+        ``decide``), or a check that failed; at one step a decision comes before a fault."""
+        best: Change | None = None
+        best_step = -1
+        for step, prev in sorted(set(self._votes) | set(self._abandons)):
             if att.head_before(step) != prev or (att.complete and step == att.seal_step):
                 continue
-            silent = self._decided(att, step, votes)
-            if silent is not None:
-                candidate = (step, 0, Change(SILENT, silent, step, prev))
-                if (
-                    best is None
-                    or candidate[:2] < best[:2]
-                    or (candidate[:2] == best[:2] and candidate[2] < best[2])
-                ):
-                    best = candidate
+            decision = self._binding_at(att, step, prev)
+            if decision is not None:
+                best, best_step = self._change_of(decision), step
+                break
         if att.fault is not None:
             f = att.fault
-            candidate = (f.step, 1, Change(CHEAT, (f.seat,)))
-            if best is None or candidate[:2] < best[:2]:
-                best = candidate
-        return None if best is None else best[2]
+            if best is None or f.step < best_step:
+                best = Change(CHEAT, (f.seat,))
+        return best
 
-    def _decided(
-        self, att: Attempt, step: int, votes: Mapping[int, SignedMessage] | None
-    ) -> tuple[int, ...] | None:
-        """The seats the votes at ``step`` of ``att`` decide are silent (see ``votes``).
+    def _change_of(self, decision: Decision) -> Change:
+        kind = SILENT if decision.majority else UNCONFIRMED
+        return Change(kind, decision.seats, decision.step, decision.prev)
 
-        No replica takes a verdict that its own seat was silent at a step it holds its own message
-        for, unless the voters went on without it (a voter's message follows the head the verdict
-        leads to): voters who lie cannot make it deal itself out, and voters who did not get its
-        message in time, and played on without it, are followed.  It is told either way."""
-        if not votes:
-            return None
-        decided = votes_mod.decision(att, step, votes, self.n)
-        if decided is None:
-            return None
-        silent, voters = decided
-        if self.seat is None or self.seat not in silent or not att.holds(step, self.seat):
-            return silent
-        if self._went_on(att, step, silent, voters):
-            return silent
-        key = ("contradicted", step, att.head_before(step), voters)
-        if key not in self._announced:
-            self._announced.add(key)
-            self._out.append(out.VotesContradicted(step, voters, silent))
-        return None
+    def _binding_at(self, att: Attempt, step: int, prev: bytes) -> Decision | None:
+        """The decision at ``step`` of ``att`` that this replica takes (the first in change order), if
+        any; one naming its own voice that it does not take (yet) is told to its user."""
+        taken: list[tuple[Change, Decision]] = []
+        votes = self._votes.get((step, prev), {})
+        found: list[Decision] = []
+        by_votes = decide.vote_decision(
+            self._voices, att, step, prev, votes, lambda v: self._spent(att, step, v), self.n
+        )
+        if by_votes is not None:
+            found.append(by_votes)
+        for voice, claim in sorted(self._abandons.get((step, prev), {}).items()):
+            word = decide.word_of(self._voices, att, step, prev, claim, self._spent(att, step, voice), self.n)
+            if word is not None:
+                found.append(word)
+        for decision in found:
+            if decide.binds(decision, self._me, self._consented):
+                taken.append((self._change_of(decision), decision))
+            elif self._me is not None and self._me in decision.silent:
+                self._gone_without_us(decision)
+        return min(taken, key=lambda t: t[0])[1] if taken else None
 
-    def _went_on(self, att: Attempt, step: int, silent: tuple[int, ...], voters: tuple[int, ...]) -> bool:
-        """Whether one of ``voters`` signed a message after the head that ``silent`` being out at
-        ``step`` leads to: the first head of the next attempt, or of the next hand at the seal."""
-        if att.complete and step == att.seal_step:
-            head = start_head(seal_head(att.seal_prev), self._carried(att, silent))
-        else:
-            b, prev = self._boundary, att.head_before(step)
-            assert b is not None and prev is not None
-            head = start_head(b.head, att.changes | {Change(SILENT, silent, step, prev)})
-        signers = self._unplaced.senders(head) | {m.seat for m in self._by_prev.get(head, ())}
-        return any(v in signers for v in voters)
+    def _consented(self, step: int) -> bool:
+        return any(c.step >= step for c in self._consents)
 
-    def _ended_by(self, ending: _Ending, att: Attempt, why: str) -> None:
-        """The match ends abandoned: each seat ``ending`` names stayed silent."""
-        evidence = tuple(m.data for m in ending.messages)
-        for seat in ending.silent:
-            self._record(
-                ("abandon", seat),
-                out.Fault(
-                    seat,
-                    ending.step,
-                    "silent",
-                    f"stayed silent; {why}",
-                    evidence,
-                    hand=att.hand,
-                    seats=ending.silent,
-                ),
+    def _spent(self, att: Attempt, step: int, voice: int) -> bool:
+        """Whether ``voice`` signed something later than ``step`` of ``att``: in ``att``, or — at the
+        seal of the last final hand — in the next hand dealt as if nobody were voted out there."""
+        if self._finals and self._finals[-1].attempt is att and step == att.seal_step:
+            head = start_head(seal_head(att.seal_prev), self._carried(att, None))
+            return voice in self._unplaced.senders(head) or any(
+                m.seat == voice for m in self._by_prev.get(head, ())
             )
-        self._end(abandoned=True)
-
-    def _heard_at(self, att: Attempt, step: int, prev: bytes, seat: int) -> bool:
-        """Whether ``seat`` signed something for ``step`` after ``prev`` that this replica holds."""
-        return (
-            att.holds(step, seat)
-            or seat in self._votes.get((step, prev), {})
-            or seat in self._abandons.get((step, prev), {})
+        if att.signed_after(step, voice):
+            return True
+        return any(
+            s > step and voice in claims and att.head_before(s) == prev
+            for book in (self._votes, self._abandons)
+            for (s, prev), claims in book.items()
         )
 
-    def _ending_at(self, att: Attempt, step: int, prev: bytes) -> _Ending | None:
-        """The end of the match at ``step``, if every seat of ``att`` not named signed an abandon there
-        naming the same seats (the first such set, in order).  One naming this replica's own seat is
-        held only if the seat was away (``_take_abandon``)."""
-        ends = self._abandons.get((step, prev), {})
-        named = {_names(m, self.n) for m in ends.values()}
-        for silent in sorted(named):
-            left = [s for s in att.active if s not in silent]
-            if not all(s in ends and _names(ends[s], self.n) == silent for s in left):
-                continue
-            return _Ending(silent, tuple(ends[s] for s in left))
-        return None
-
-    def _abandoned(self, att: Attempt) -> _Ending | None:
-        """The end of the match by the seats left, if it is about ``att`` (the earliest step)."""
-        if att.complete:
-            return None
-        for step, prev in sorted(self._abandons):
-            if att.head_before(step) == prev:
-                ending = self._ending_at(att, step, prev)
-                if ending is not None:
-                    return ending
-        return None
+    def _gone_without_us(self, decision: Decision) -> None:
+        """The others went on without this voice at a step (a majority's decision, or some voice's own
+        word): told once.  Only the seat's own return agrees to it (``ask_to_return``): whoever runs
+        the seat — its person, or the program for it — decides."""
+        key = ("gone", decision.step, decision.prev, decision.signers)
+        if key in self._announced:
+            return
+        self._announced.add(key)
+        self._pending_gone = decision
+        self._out.append(
+            out.VotesContradicted(decision.step, decision.signers, decision.silent, decision.majority)
+        )
 
     def _excused(self, att: Attempt) -> set[int]:
-        """Seats whose seal ``att`` does not wait for: cheaters, seats voted silent at the seal, and the
-        seats named by an end of the match there."""
-        excused = set(self._cheaters) | set(self._silent_at_seal(att))
-        ended = self._abandon_at_seal(att)
-        if ended is not None:
-            excused |= set(ended.silent)
-        return excused
+        """Seats whose seal ``att`` does not wait for: cheaters, and the seats dealt out at the seal."""
+        decision = self._seal_decision(att)
+        return set(self._cheaters) | (set(decision.seats) if decision is not None else set())
 
-    def _silent_at_seal(self, att: Attempt) -> tuple[int, ...]:
-        return self._decided(att, att.seal_step, self._votes.get((att.seal_step, att.seal_prev))) or ()
+    def _seal_decision(self, att: Attempt) -> Decision | None:
+        return self._binding_at(att, att.seal_step, att.seal_prev) if att.complete else None
 
-    def _abandon_at_seal(self, att: Attempt) -> _Ending | None:
-        return self._ending_at(att, att.seal_step, att.seal_prev)
-
-    def _carried(self, att: Attempt, silent: tuple[int, ...]) -> frozenset[Change]:
-        """What a sealed ``att`` carries into the next hand with ``silent`` voted out at its seal: those
-        seats out, seats whose seal was wrong out, and the seats every counted seal admitted back."""
+    def _carried(self, att: Attempt, decision: Decision | None) -> frozenset[Change]:
+        """What a sealed ``att`` carries into the next hand with ``decision`` taken at its seal: those
+        seats out, seats whose seal was wrong out, and the seats every counted seal admitted back
+        (each with the computer players it runs that are out with it)."""
         carried: set[Change] = {Change(CHEAT, (seat,)) for seat in att.bad_seals}
-        if silent:
-            carried.add(Change(SILENT, silent, att.seal_step, att.seal_prev))
+        if decision is not None:
+            carried.add(self._change_of(decision))
         # A cheater's seal is not counted, so a seat that signs two seals cannot choose, replica by
         # replica, whose return the hand admits.
-        excused = set(self._cheaters) | set(silent)
+        excused = set(self._cheaters) | (set(decision.seats) if decision is not None else set())
         counted = [
             bodies.seal_body(att.seals[s].body, self.n)
             for s in att.required_sealers(excused)
             if s in att.seals
         ]
         if counted:
+            gone = self._out_seats()
             for seat in sorted(set.intersection(*(set(c.admit) for c in counted))):
                 if seat not in self._cheaters:
                     carried.add(Change(RETURN, (seat,)))
+                    for computer in self._voices.computers_of(seat):
+                        if gone.get(computer) in GONE and computer not in self._cheaters:
+                            carried.add(Change(RETURN, (computer,)))
         return frozenset(carried)
 
     def _set_current(self, att: Attempt) -> None:
@@ -1357,17 +1309,37 @@ class Table:
                 change.seats[0],
                 change.step,
                 "silent",
-                f"seats {list(change.seats)} stayed silent; every other seat voted to go on without them",
+                f"seats {list(change.seats)} stayed silent; more than half of the table voted to go on "
+                "without them",
                 tuple(v.data for _, v in sorted(votes.items())),
                 hand=hand,
                 seats=change.seats,
             )
+        elif change.kind == UNCONFIRMED:
+            # One verdict per seat, as each is named on its own: an abandon names them all at once.
+            ends = self._abandons.get((change.step, change.prev), {})
+            faults = [
+                out.Fault(
+                    seat,
+                    change.step,
+                    "silent",
+                    f"stayed silent; continued without seats {list(change.seats)} by half the table or "
+                    "fewer (unconfirmed: binding on nobody named)",
+                    tuple(v.data for _, v in sorted(ends.items())),
+                    hand=hand,
+                    seats=change.seats,
+                )
+                for seat in change.seats
+            ]
+            for f in faults:
+                self._record((change.kind, f.seat, change.step, change.prev), f)
+            return faults[0]
         else:
             fault = out.Fault(change.seats[0], step, "return", "admitted back", hand=hand, seats=change.seats)
         if change.kind == CHEAT:
             self._record(("cheat", change.seats[0]), fault)
-        elif change.kind == SILENT:
-            self._record(("silent", change.seats, change.step, change.prev), fault)
+        elif change.kind in GONE:
+            self._record((change.kind, change.seats, change.step, change.prev), fault)
         return fault
 
     def _record(self, key: tuple[Any, ...], fault: out.Fault) -> None:
@@ -1406,7 +1378,7 @@ class Table:
             )
             self._cheaters.setdefault(seat, fault)
             self._record(("cheat", seat), fault)
-        carried = self._carried(att, self._silent_at_seal(att))
+        carried = self._carried(att, self._seal_decision(att))
         for change in sorted(carried):
             if change.kind == RETURN:
                 # A request to come back is granted once: voted out again, the seat asks again.
@@ -1437,12 +1409,10 @@ class Table:
         """Every message a peer needs to reach ``att`` as we did: the attempts the verdicts led through,
         the votes behind those verdicts, then ``att`` itself (the votes at its seal: ``_Final``)."""
         payloads: list[bytes] = []
-        keys = {(c.step, c.prev) for a in self._path for c in a.changes if c.kind == SILENT}
+        keys = {(c.step, c.prev) for a in self._path for c in a.changes if c.kind in GONE}
         for key in sorted(keys):
             payloads += [v.data for _, v in sorted(self._votes.get(key, {}).items())]
-        ended = self._abandon_at_seal(att)
-        if ended is not None:
-            payloads += [m.data for m in ended.messages]
+            payloads += [v.data for _, v in sorted(self._abandons.get(key, {}).items())]
         for earlier in self._path:
             payloads += [m.data for m in earlier.messages()]
         return payloads
@@ -1473,7 +1443,7 @@ class Table:
                 if change.kind == RETURN:
                     seats.pop(seat, None)
                 else:
-                    seats[seat] = CHEAT if change.kind == CHEAT or seat in self._cheaters else SILENT
+                    seats[seat] = CHEAT if change.kind == CHEAT or seat in self._cheaters else change.kind
         return seats
 
     # ================================================================ time, retries, votes
@@ -1534,57 +1504,65 @@ class Table:
                 self._out.append(out.Send(vote.data))
 
     def _maybe_vote(self) -> None:
-        """Seats silent past the timeout at the open step: ask the person (or, for a computer seat,
-        decide), then vote to go on without them — or, with two players left, end the match."""
+        """Voices missing at the open step past their clock: ask the person (or, with no person,
+        decide), then vote to go on without them — or, when half the voices or more are missing and
+        no vote can decide, sign this voice's abandon (it binds nobody else).
+
+        Two clocks (SPEC §10): a machine none of whose seats was heard for ``DISCONNECTED_MS`` is
+        asked about quickly; a connected one is a person thinking, never named before the move
+        clock (the genesis ``timeout_ms``) ran out.  Only people sign: a computer seat never votes
+        or abandons, its runner does for the whole machine."""
         att = self.attempt
         if att is None or self.seat is None or self.seat not in att.active or self._catching_up():
             return
-        missing = att.missing
-        if not missing or self.seat in missing or self._open_key is None:
+        if not self._voices.is_person(self.seat) or self._open_key is None:
             return
+        me = self.seat
+        missing = att.missing
+        if not missing or any(self._voices.voice(s) == me for s in missing):
+            return  # our own machine owes something: it is not for us to wait for it
+        gone = self._voices.among(missing)
         timeout = self.genesis.timeout_ms
         waited = self._now - self._since
-        if waited < max(timeout, 2 * RETRY_MS):
+        if waited < 2 * RETRY_MS or not all(self._due(v, waited) for v in gone):
             return
         key = (att.head, att.step)
-        # One vote and one end per seat and step, ever: what the journal holds counts too, so a seat
-        # restarted from it does not sign again with other seats named (that would be equivocation).
-        voted = key in self._voted or self.seat in self._votes.get((att.step, att.head), {})
-        if key in self._ended_at or self.seat in self._abandons.get((att.step, att.head), {}):
+        # One vote and one abandon per seat and step, ever: what the journal holds counts too, so a
+        # seat restored from it does not sign again with other seats named (that would be equivocation).
+        voted = key in self._voted or me in self._votes.get((att.step, att.head), {})
+        if key in self._ended_at or me in self._abandons.get((att.step, att.head), {}):
             return
-        since = self._since
-        if 2 * len(missing) >= len(att.active):
-            # Half or more silent: no vote can decide, so the seats left may only end the match (with
-            # two players, the other one is half).
-            end_match, seats = True, self._unheard(att, missing)
+        playing = decide.playing(self._voices, att)
+        if 2 * len(gone) >= len(playing):
+            # Half or more missing: no vote can decide; this voice may only go on (or stop) by itself.
+            end_match, seats = True, self._unheard(att, gone)
         elif not voted:
-            end_match, seats = False, missing
+            end_match, seats = False, gone
         else:
-            # We voted; if too few seats are heard from at this step for any vote to decide, the
-            # seats left may end the match, one timeout later (asked again).
-            seats = self._unheard(att, missing, votes_only=True)
-            if 2 * len(seats) < len(att.active):
+            # We voted; if too few voices are heard from at this step for any vote to decide, this
+            # voice may go on by itself, one timeout later (asked again).
+            seats = self._unheard(att, gone, votes_only=True)
+            if 2 * len(seats) < len(playing):
                 return
-            end_match, since = True, self._now - timeout
+            end_match = True
         asked = self._asked
         if asked is None or asked.key != key or asked.seats != seats or asked.end_match != end_match:
-            asked = self._asked = _Asked(key, seats, since, end_match)
+            asked = self._asked = _Asked(key, seats, self._now, end_match)
         go = asked.go_on
         if go is None:
             if not self.person:
-                # A computer seat votes at the timeout; it ends a two-player match only after twice
-                # that (the other player may be a person whose laptop slept).
-                if end_match and self._now - asked.since < 2 * timeout:
+                # With no person to ask it votes as soon as the vote is due, and goes on by itself
+                # only a timeout later (the others may be people whose laptops slept).
+                if end_match and self._now - asked.ask_at < timeout:
                     return
                 go = True
-            elif self._now - asked.since >= 2 * timeout:
+            elif asked.asked_at >= 0 and self._now - asked.asked_at >= timeout:
                 go = True  # the person did not answer: the screen counted this down
-            elif self._now - asked.since >= timeout:
-                if asked.asked_at < 0:
-                    asked.asked_at = self._now
-                    self._out.append(
-                        out.SilentSeats(att.step, seats, waited, True, asked.since + 2 * timeout, end_match)
-                    )
+            elif asked.asked_at < 0 and self._now >= asked.ask_at:
+                asked.asked_at = self._now
+                self._out.append(
+                    out.SilentSeats(att.step, seats, waited, True, self._now + timeout, end_match)
+                )
                 return
             else:
                 return
@@ -1594,21 +1572,28 @@ class Table:
         kind = "abandon" if end_match else "void_vote"
         self._certificate(kind, {"silent": list(seats)}, step=att.step, prev=att.head)
 
-    def _unheard(
-        self, att: Attempt, missing: tuple[int, ...], *, votes_only: bool = False
-    ) -> tuple[int, ...]:
-        """The seats an end of the match at the open step names: those awaited whose message is
-        missing (whatever else they signed: a seat that votes but never moves stops the game as
-        surely), and the others that signed nothing this replica holds for the step — or, once we
-        voted and a timeout passed (every seat still there has voted by then), no vote or end."""
+    def _due(self, voice: int, waited: int) -> bool:
+        """Whether a missing voice may be named now: its machine is disconnected, or its move clock
+        (counted from when the step opened here) ran out."""
+        heard = self._heard.get(voice, self._first_tick)
+        return waited >= self.genesis.timeout_ms or self._now - heard >= DISCONNECTED_MS
+
+    def _unheard(self, att: Attempt, gone: tuple[int, ...], *, votes_only: bool = False) -> tuple[int, ...]:
+        """The voices an abandon at the open step names: those missing (whatever else they signed: a
+        seat that votes but never moves stops the game as surely), and the others of which this
+        replica holds nothing for the step — or, once we voted and a timeout passed (every voice
+        still there has voted by then), no vote or abandon."""
         key = (att.step, att.head)
 
-        def heard(s: int) -> bool:
-            if votes_only:
-                return s in self._votes.get(key, {}) or s in self._abandons.get(key, {})
-            return self._heard_at(att, att.step, att.head, s)
+        def heard(v: int) -> bool:
+            if v in self._votes.get(key, {}) or v in self._abandons.get(key, {}):
+                return True
+            seats = self._voices.seats_of((v,), att.active)
+            return not votes_only and any(att.holds(att.step, s) for s in seats)
 
-        return tuple(s for s in att.active if s in missing or (s != self.seat and not heard(s)))
+        return tuple(
+            v for v in decide.playing(self._voices, att) if v in gone or (v != self.seat and not heard(v))
+        )
 
     # ================================================================ helpers
 

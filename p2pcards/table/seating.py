@@ -24,7 +24,10 @@ RESTART_TAG: Final = b"p2pcards/table/v1/restart\x00"
 
 CHEAT: Final = "cheat"
 SILENT: Final = "silent"
+UNCONFIRMED: Final = "unconfirmed"
 RETURN: Final = "return"
+GONE: Final = (SILENT, UNCONFIRMED)
+"""The changes that deal seats out for having gone quiet (as opposed to cheating)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -32,7 +35,10 @@ class Change:
     """One change to the seating of a hand.
 
     * ``cheat``: ``seats`` (one seat) proved a cheater; it takes no further part in the match.
-    * ``silent``: ``seats`` voted silent at ``step`` (after head ``prev``); out until admitted back.
+    * ``silent``: ``seats`` voted silent at ``step`` (after head ``prev``) by more than half of the
+      voices; out until admitted back.
+    * ``unconfirmed``: the voice of this replica went on without ``seats`` at ``step`` by its own
+      abandon, half the table or fewer: binding on nobody named; out until admitted back.
     * ``return``: ``seats`` (one seat, voted out before) admitted back by the others.
     """
 
@@ -42,7 +48,7 @@ class Change:
     prev: bytes = b""
 
     def ident(self) -> list[Any]:
-        if self.kind == SILENT:
+        if self.kind in GONE:
             return [self.kind, list(self.seats), self.step, self.prev]
         return [self.kind, list(self.seats)]
 

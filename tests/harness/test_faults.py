@@ -157,3 +157,12 @@ def test_a_seed_replays_exactly():
     a = run_game("durak", peers=3, seed=5, fault_spec="all")
     b = run_game("durak", peers=3, seed=5, fault_spec="all")
     assert a.to_dict() == b.to_dict()
+
+
+@pytest.mark.parametrize("dealer", ["seeded", "mental"])
+def test_a_renege_beside_an_open_dummy_names_the_reneging_seat_and_the_game_goes_on(dealer):
+    # The open dummy's move is computed from the public history; a renege that the public cards show
+    # is found there first, and it is the reneging seat's, never a fault of nobody's.
+    report = run_game("spades", peers=4, seed=1, dealer=dealer, byzantine={0: "withhold", 2: "renege"})
+    assert report.passed, report.problems
+    assert report.verdicts == ["seat 0 silent; seat 2 renege"] * 2

@@ -239,7 +239,7 @@ def _draws_used(before: int, after: int) -> int:
 
 # ============================================================================ the table digest
 
-DIGEST_GAMES = ("durak-mental", "durak-silent", "spades-equivocation", "durak-return", "durak-abandon")
+DIGEST_GAMES = ("durak-mental", "durak-silent", "spades-equivocation", "durak-return")
 
 
 def digest_parts(table: Table) -> dict[str, Any]:

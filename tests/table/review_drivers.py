@@ -101,9 +101,10 @@ def signed_as(genesis: Genesis, seat: int, kind: str, body: Any, step: int, prev
     return sign(env, identities(len(genesis.seats))[seat]).data
 
 
-def observer_of(genesis: Genesis, payloads: Iterable[bytes]) -> Table:
-    """What ``p2pcards verify`` does with a set of messages: an observer restored from them."""
-    observer = Table(genesis, None, None)
+def observer_of(genesis: Genesis, payloads: Iterable[bytes], perspective: int | None = None) -> Table:
+    """What ``p2pcards verify`` does with a set of messages: an observer restored from them (reading
+    them as seat ``perspective``'s journal, if given)."""
+    observer = Table(genesis, None, None, perspective=perspective)
     observer.restore(list(payloads))
     return observer
 

@@ -4,6 +4,7 @@ import pytest
 
 from p2pcards.games import ActionError
 from p2pcards.table import outputs as out
+from p2pcards.table import replica
 from p2pcards.table.replica import Table
 from tests.table.helpers import Room, identities
 
@@ -163,42 +164,52 @@ def test_a_seat_that_vanishes_is_voted_silent_by_the_others_alike_and_they_play_
     assert room.tables[0].digest() == room.tables[1].digest()
 
 
-def test_the_last_of_two_players_ends_the_match_only_after_twice_the_timeout():
-    """One seat alone can never vote the other out; a computer seat ends the match after twice the
-    timeout (recorded as abandoned, the other named silent)."""
-    room = _vanish_and_wait(2, 110_000)  # the genesis timeout is 60 s
+def test_the_last_of_two_players_goes_on_by_its_own_word_a_timeout_after_the_other_machine_is_gone():
+    """One seat alone can never vote the other out.  A seat with no person to ask sees the other
+    machine gone at the connection clock and ends the match by its own word one timeout later
+    (abandoned: unconfirmed, the other named silent), not before."""
+    due = replica.DISCONNECTED_MS + 60_000  # the genesis timeout is 60 s
+    room = _vanish_and_wait(2, due - 2_000)
     assert room.tables[0].verdicts == [] and not room.tables[0].over
-    room = _vanish_and_wait(2, 200_000)
+    room = _vanish_and_wait(2, due + 2_000)
     t = room.tables[0]
     assert t.over and t.abandoned and [(f.seat, f.kind) for f in t.verdicts] == [(1, "silent")]
     assert room.of(0, out.MatchOver)[-1].abandoned
 
 
-def test_a_player_left_alone_with_half_the_table_silent_ends_the_match_after_twice_the_timeout():
-    """No vote can decide when half the players are silent; the seats left may end the match, every
-    silent seat named in the verdicts, and the replicas left agree."""
-    room = _vanish_and_wait(3, 110_000, gone=2)
+def test_half_the_table_left_goes_on_by_its_own_word_and_binds_nobody_named():
+    """No vote can decide when half the voices are silent: each seat left signs its abandon and goes
+    on without them by itself.  Two of four left meet in one continuation: it is unconfirmed (the
+    seats named are out as such), they play it out together and agree."""
+    room = _vanish_and_wait(3, 40_000, gone=2)
     assert room.tables[0].verdicts == [] and not room.tables[0].over
-    room = _vanish_and_wait(4, 200_000, gone=2)
+    room = _vanish_and_wait(4, 300_000, gone=2)
     for i in (0, 1):
         t = room.tables[i]
-        assert t.over and t.abandoned
         assert sorted((f.seat, f.kind) for f in t.verdicts) == [(2, "silent"), (3, "silent")]
+        assert t.seats_out == {2: "unconfirmed", 3: "unconfirmed"}
+        assert t.over
     assert room.tables[0].digest() == room.tables[1].digest()
 
 
-def test_a_seat_that_was_cut_off_takes_the_end_the_others_signed_and_agrees_with_them():
-    """Seats 1 and 2 of three are cut off; seat 0 ends the match, naming both.  When seat 1's link
-    comes back, a timeout and more later, it was away: it takes the end naming it, and agrees."""
+def test_a_seat_that_was_cut_off_never_takes_the_others_word_about_it_until_it_agrees():
+    """Seats 1 and 2 of three are cut off; seat 0, alone, ends the match by its own word, naming
+    both.  When seat 1's link comes back it does not take that word (half the table or fewer binds
+    nobody named): it is told, and only its own return makes it follow seat 0 and agree."""
     room = _vanish_and_wait(3, 200_000, gone=2)
     assert room.tables[0].over and room.tables[0].abandoned
     room.muted = (2,)
+    t1 = room.tables[1]
     for now in range(200_000, 204_000, 1_000):
         for i in (0, 1):
             room.handle(i, room.tables[i].tick(now))
         room.run()
-    t1 = room.tables[1]
-    assert t1.over and t1.abandoned
+    assert not t1.over and t1.verdicts == [] and t1.left_behind
+    told = room.of(1, out.VotesContradicted)
+    assert told and told[-1].voters == (0,) and told[-1].named == (1, 2) and not told[-1].majority
+    room.handle(1, t1.ask_to_return())
+    room.run()
+    assert (t1.over, t1.abandoned) == (True, True)
     assert sorted((f.seat, f.kind) for f in t1.verdicts) == [(1, "silent"), (2, "silent")]
     assert t1.digest() == room.tables[0].digest()
 
@@ -216,6 +227,9 @@ def test_when_two_of_five_vanish_the_three_left_vote_both_out_and_play_on():
 
 
 def test_a_person_is_asked_before_the_match_is_ended_and_may_keep_waiting():
+    """The other machine is gone: the person is asked at the connection clock, not before; "keep
+    waiting" asks again one timeout later, nothing decided meanwhile; "go on" ends the match by this
+    voice's word (unconfirmed: abandoned)."""
     room = QuietRoom.make("durak", 2, seed=12)
     room.tables[0].person = True
     room.start()
@@ -224,17 +238,16 @@ def test_a_person_is_asked_before_the_match_is_ended_and_may_keep_waiting():
     room.muted = (1,)
     room.run()
     t = room.tables[0]
-    asked: list[out.SilentSeats] = []
-    for now in range(0, 62_000, 1_000):
-        outputs = t.tick(now)
-        asked += [o for o in outputs if isinstance(o, out.SilentSeats)]
-    (question,) = asked
+    asked: list[tuple[int, out.SilentSeats]] = []
+    for now in range(0, 20_000, 1_000):
+        asked += [(now, o) for o in t.tick(now) if isinstance(o, out.SilentSeats)]
+    ((when, question),) = asked
+    assert when >= replica.DISCONNECTED_MS
     assert question.ask and question.end_match and question.seats == (1,)
     t.decide_silent(False)  # keep waiting: asked again one timeout later, nothing decided meanwhile
-    for now in range(62_000, 150_000, 1_000):
-        asked += [o for o in t.tick(now) if isinstance(o, out.SilentSeats)]
-    assert not t.over and len(asked) == 2
+    for now in range(20_000, 81_000, 1_000):
+        asked += [(now, o) for o in t.tick(now) if isinstance(o, out.SilentSeats)]
+    assert not t.over and len(asked) == 2 and asked[1][0] >= 79_000
     t.decide_silent(True)
-    t.tick(151_000)
+    t.tick(82_000)
     assert (t.over, t.abandoned) == (True, True)
-

@@ -13,7 +13,7 @@ from p2pcards.table import outputs as out
 from p2pcards.table.attempt import Attempt
 from p2pcards.table.replica import Table
 from p2pcards.wire import SignedMessage
-from tests.table.review_drivers import GateRoom, make_room, signed_as, verdicts
+from tests.table.review_drivers import GateRoom, make_room, observer_of, signed_as, verdicts
 
 
 def _first_moves(room: GateRoom) -> list[tuple[int, out.YourTurn]]:
@@ -145,14 +145,12 @@ def test_a_restarted_seat_never_equivocates_with_its_own_earlier_vote() -> None:
         assert 0 not in room.tables[s].cheaters, f"seat {s}: {verdicts(room.tables[s])}"
 
 
-def test_a_late_seat_voted_out_in_good_faith_learns_it_and_may_come_back() -> None:
+def test_a_vote_is_spent_once_its_voter_plays_on_and_the_late_seat_is_never_dealt_out() -> None:
     """Three seats.  Seat 2's move at step X is late: seats 0 and 1 wait past the timeout and vote it
     silent (their votes are slow too).  Then seat 2's move arrives, and the next to move — a voter
-    that has not yet seen the other's vote — plays on in the old attempt.  When the votes land, seats
-    0 and 1 go on without seat 2, as they should, and finish the series.  Seat 2 also sees the
-    voter's later move in the old attempt; that must not make it refuse the honest verdict: seat 2
-    learns it was voted out (it is out in its own eyes too, so it may ask to come back) or sees the
-    match end, and is never left waiting at hand 0."""
+    that has not yet seen the other's vote — plays on in the attempt with seat 2.  That voter's vote
+    is spent (it signed something later): when the votes land they are one live vote of three and
+    decide nothing, so no replica deals seat 2 out, and the three finish the series together."""
     room = make_room("durak", 3, seed=4, series_hands=2)
     turns = _to_the_turn_of(2, room)
     t2 = room.tables[2]
@@ -168,14 +166,15 @@ def test_a_late_seat_voted_out_in_good_faith_learns_it_and_may_come_back() -> No
     room.hold = lambda to, frm, m: False
     room.release()
     room.run()
-    assert [room.tables[s].seats_out for s in (0, 1)] == [{2: "silent"}, {2: "silent"}]
+    assert [room.tables[s].seats_out for s in (0, 1, 2)] == [{}, {}, {}]
     for now in range(3_000, 10_000, 1_000):
         while turns:
             with contextlib.suppress(ActionError):  # a turn of an attempt voided meanwhile
                 _play_first(room, turns)
         room.tick((0, 1, 2), now, now + 1_000, every=1_000)
-    assert room.tables[0].over and room.tables[1].over
-    assert t2.over or 2 in t2.seats_out, f"seat 2 waits at hand {t2.hand_number} for {t2.waiting_for}"
+    assert all(room.tables[s].over and room.tables[s].verdicts == [] for s in (0, 1, 2))
+    assert len({room.tables[s].digest() for s in (0, 1, 2)}) == 1
+    assert t2.hands_played and len(t2.hands_played) == len(room.tables[0].hands_played)
 
 
 def test_the_last_of_two_cannot_blame_the_other_for_its_own_silence() -> None:
@@ -280,3 +279,52 @@ def test_one_seat_of_three_cannot_end_the_match_while_another_is_thinking() -> N
         assert any(isinstance(o, out.VotesContradicted) for o in told[seat]), "the seat is told"
     _play_first(room, turns)
     assert room.tables[0].waiting_for != (0,)
+
+
+def test_a_minority_cannot_end_the_match_through_a_seat_that_restarted() -> None:
+    """Three seats, seat 2 a cheater.  Seat 0 restarts while seat 1 thinks over its move; seat 2 signs
+    an end naming seats 0 and 1 at the open step.  Its word binds only its own voice: neither the
+    restarted seat nor the thinking one takes it, both are told, and the game goes on when seat 1
+    moves.  Read as seat 0's journal or as nobody's, the end binds nobody either."""
+    room = make_room("durak", 3, seed=4)
+    turns = _to_the_turn_of(1, room)
+    t1 = room.tables[1]
+    step, head = t1.chain.step, t1.chain.head
+    t0 = room.restart(0)
+    end = signed_as(room.genesis, 2, "abandon", {"silent": [0, 1]}, step, head)
+    for s in (0, 1):
+        room.deliver(s, 2, end)
+    room.run()
+    for t in (t0, t1):
+        assert not t.over and t.seats_out == {} and t.verdicts == []
+        assert t.left_behind
+    told = room.of(1, out.VotesContradicted)
+    assert told[-1].voters == (2,) and not told[-1].majority
+    _play_first(room, turns)
+    assert t0.chain.step > step and t1.chain.step > step, "seat 1 moved and both went on"
+    assert not observer_of(room.genesis, room.journals[0], perspective=0).over
+    assert not observer_of(room.genesis, room.journals[0]).over
+
+
+def test_an_old_vote_cannot_be_completed_by_a_cheater_once_its_voter_went_on() -> None:
+    """Three seats.  Seat 1 votes seat 0 silent at step X (seat 0 was slow); seat 0 then plays and seat
+    1 plays on after it.  Later the cheater, seat 2, adds its vote for step X: seat 1's vote is spent,
+    so one live vote of three decides nothing and seat 0 is dealt out nowhere."""
+    room = make_room("durak", 3, seed=4)
+    turns = _to_the_turn_of(0, room)
+    t0 = room.tables[0]
+    step, head = t0.chain.step, t0.chain.head
+    early = signed_as(room.genesis, 1, "void_vote", {"silent": [0]}, step, head)
+    for s in (0, 2):
+        room.deliver(s, 1, early)
+    room.handle(1, room.tables[1].receive(None, early))
+    t1 = room.tables[1]
+    while turns and not (t1.attempt is not None and t1.attempt.signed_after(step, 1)):
+        _play_first(room, turns)
+    assert t1.attempt is not None and t1.attempt.signed_after(step, 1), "seat 1 played on after step X"
+    late = signed_as(room.genesis, 2, "void_vote", {"silent": [0]}, step, head)
+    for s in (0, 1):
+        room.deliver(s, 2, late)
+    room.run()
+    for s in (0, 1):
+        assert room.tables[s].seats_out == {} and room.tables[s].verdicts == [], verdicts(room.tables[s])
