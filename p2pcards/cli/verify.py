@@ -12,9 +12,12 @@ unfinished (the log stops in the middle of a hand), or truncated (the log stops 
 seal, the match not over: the journal may have been cut).  And every verdict: hands dealt again
 after a cheater was named or a seat voted silent, seats out, votes that contradict the log.
 
-Exit status: 0 verified (a game still in progress included); 1 verification failed: a cheater was
-named, a record was refused, the log has a gap or was truncated, a vote contradicts the log, or
-the journal is damaged inside; 2 bad input (no such file, not a journal, no genesis).
+Exit status (``EXIT``): 0 a true record, nobody convicted (a game still in progress included); 3 a
+true record that convicts: a cheater named, or votes that contradict the log; 1 not a true record, or
+not a whole one: a record refused (forged, of another game, a transport message), a record missing (a
+gap), the journal cut at a seal or damaged inside, or the game stopped by a fault nobody can be blamed
+for; 2 bad input (no such file, not a journal, no game record, no genesis).  So a script tells "this
+game caught a cheater" (3) from "this journal cannot be trusted" (1).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from p2pcards.table.replica import Table
 from p2pcards.text import shown
 
 CHEATS = ("equivocation", "bad-message", "bad-proof", "illegal-action", "renege")
+EXIT_TRUE, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_CONVICTS = 0, 1, 2, 3
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,8 +51,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="check a game's journal: signatures, proofs, every move, the audits, the seals",
         description=(
             "Replay a game's journal as an observer and check every signature, proof, move, "
-            "end-of-hand audit and seal. Exit status: 0 verified, 1 verification failed "
-            "(a cheater named, a refused or missing record, a journal cut short or damaged), 2 bad input."
+            "end-of-hand audit and seal. Exit status: 0 a true record, nobody convicted; 3 a true record "
+            "that convicts a seat (a cheater named, votes that contradict the log); 1 verification failed "
+            "(a refused or missing record, a journal cut at a seal or damaged); 2 bad input."
         ),
     )
     p.add_argument(
@@ -94,6 +99,8 @@ class Report:
     seats_out: dict[int, str] = field(default_factory=dict)
     refused: list[out.Rejected] = field(default_factory=list)
     contradictions: list[Contradiction] = field(default_factory=list)
+    words: list[Contradiction] = field(default_factory=list)
+    """Every abandon the journal holds: a seat's own word, going on without others (SPEC §6.2)."""
     status: str = "unfinished"
     """``finished``, ``abandoned``, ``unfinished``, ``truncated`` or ``stopped``."""
     match: str | None = None
@@ -125,25 +132,39 @@ class Report:
         return seat_name(self.genesis, seat)
 
     def problems(self) -> list[str]:
+        """Everything that keeps the journal from saying "a true record, nobody convicted"."""
+        return self.failures() + self.findings()
+
+    def failures(self) -> list[str]:
+        """What makes the journal no true and whole record (exit 1)."""
         found = []
         if self.damaged:
             found.append("the journal is damaged")
-        for v in self.cheats:
-            found.append(f"{self.name(v.seat)} cheated ({v.kind})")
         if self.stopped is not None:
             found.append(f"the game stopped: {self.stopped.kind}")
-        if self.failed_audits:
-            found.append(f"{len(self.failed_audits)} failed audit(s)")
         if self.refused:
             found.append(f"{len(self.refused)} refused record(s)")
         if self.unplaced:
             found.append(f"{self.unplaced} record(s) after a gap in the log")
-        if self.contradictions:
-            voters = sorted({c.voter for c in self.contradictions})
-            found.append("votes that contradict the log, by " + ", ".join(self.name(v) for v in voters))
         if self.status == "truncated":
             found.append("the journal ends at a seal before the end of the match")
         return found
+
+    def findings(self) -> list[str]:
+        """What a true record proves against seats (exit 3 when the journal has no failure)."""
+        found = [f"{self.name(v.seat)} cheated ({v.kind})" for v in self.cheats]
+        if self.failed_audits:
+            found.append(f"{len(self.failed_audits)} failed audit(s)")
+        # A vote naming a seat whose message the log holds proves nothing against its voter: it may
+        # have been cast before the message arrived, and alone it decides nothing (SPEC §6.5).  It
+        # is shown (``vote`` lines), never counted against anyone.
+        return found
+
+    @property
+    def exit_status(self) -> int:
+        if self.failures():
+            return EXIT_FAILED
+        return EXIT_CONVICTS if self.findings() else EXIT_TRUE
 
 
 def seat_name(genesis: Genesis, seat: int) -> str:
@@ -161,7 +182,7 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
     # A journal is read as the seat that kept it (its own genesis message comes first): what that
     # seat's voice decided by itself binds it, and nobody else (``table.decide``).
     table = Table(genesis, None, None, perspective=journal_seat(scan.payloads, genesis))
-    events = table.restore(_with_progress(scan.payloads, progress))
+    events = table.restore(_with_progress(_journaled(scan.payloads, report), progress))
     dealt_again: Counter[int] = Counter()
     for event in events:
         if isinstance(event, out.MatchOver):
@@ -180,6 +201,7 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
     report.waiting_for = table.waiting_for
     report.unplaced = table.unplaced.count()
     report.contradictions = contradictions(scan.payloads, genesis)
+    report.words = words(scan.payloads, genesis)
     if table.stopped is not None:
         report.status = "stopped"
     elif table.over:
@@ -199,6 +221,37 @@ def journal_seat(payloads: Sequence[bytes], genesis: Genesis) -> int | None:
         if msg.kind == "genesis" and msg.game_id == genesis.game_id and 0 <= msg.seat < len(genesis.seats):
             return msg.seat
     return None
+
+
+def _journaled(payloads: list[bytes], report: Report) -> list[bytes]:
+    """The records a replica is fed: a transport message is never journaled (JOURNAL.md §2), so one in
+    a journal is refused as a record and not acted on (a catch-up answer would be unpacked)."""
+    kept = []
+    for payload in payloads:
+        kind = journal_file.transport_kind(payload)
+        if kind:
+            report.refused.append(out.Rejected(None, "not journaled", f"a {kind} is never journaled"))
+        else:
+            kept.append(payload)
+    return kept
+
+
+def words(payloads: Sequence[bytes], genesis: Genesis) -> list[Contradiction]:
+    """The abandons in the journal (signer, step, seats named), in journal order: the same facts
+    whichever seat's journal holds them."""
+    found = []
+    for payload in payloads:
+        try:
+            msg = wire.SignedMessage.from_bytes(payload)
+        except wire.WireError:
+            continue
+        body = msg.body
+        named = body.get("silent") if isinstance(body, dict) else None
+        if msg.kind != "abandon" or msg.game_id != genesis.game_id or not isinstance(named, tuple):
+            continue
+        seats = tuple(s for s in named if isinstance(s, int) and not isinstance(s, bool))
+        found.append(Contradiction(msg.seat, msg.step, seats))
+    return found
 
 
 def contradictions(payloads: Sequence[bytes], genesis: Genesis) -> list[Contradiction]:
@@ -295,7 +348,9 @@ def read_journal(path: Path) -> tuple[journal_file.Scan, str]:
     """The journal's records, and what damage was found inside it ("" for none): a journal damaged
     in the middle is verified up to the damage, and fails."""
     try:
-        return journal_file.read(path), ""
+        scan = journal_file.read(path)
+        journal_file.require_game(scan, path)
+        return scan, ""
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
     except IsADirectoryError:
@@ -303,6 +358,10 @@ def read_journal(path: Path) -> tuple[journal_file.Scan, str]:
     except store.JournalCorrupt as exc:
         partial = exc.before
         if isinstance(partial, journal_file.Scan) and partial.payloads:
+            try:
+                journal_file.require_game(partial, path)
+            except store.StoreError as missing:
+                raise UsageError(str(missing)) from None
             return partial, f"{exc}; this is not what a crash leaves, and cannot be repaired"
         raise UsageError(f"{exc}; this is not what a crash leaves, and cannot be repaired") from None
     except store.StoreError as exc:
@@ -322,7 +381,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(as_json(report))
     else:
         print_text(report)
-    return 0 if report.ok else 1
+    return report.exit_status
 
 
 def _audit_text(r: Report, audit: AuditResult) -> str:
@@ -375,8 +434,12 @@ def print_text(r: Report) -> None:
         print(f"verdict  {_verdict_text(r, v)}")
     for c in r.contradictions:
         named = ", ".join(r.name(s) for s in c.named)
-        print(f"vote     {r.name(c.voter)} voted {named} silent at step {c.step}, "
-              f"but the log holds their message for that step")
+        print(f"vote     {r.name(c.voter)} voted {named} silent at step {c.step}, and the log holds "
+              "their message for that step (cast before it arrived, or false: alone it decides nothing)")
+    for w in r.words:
+        named = ", ".join(r.name(s) for s in w.named)
+        print(f"word     {r.name(w.voter)} went on without {named} at step {w.step} by their own word "
+              "(half the table or fewer: unconfirmed, binding on nobody named)")
     if r.seats_out:
         out_text = ", ".join(f"{r.name(s)} ({why})" for s, why in sorted(r.seats_out.items()))
         print(f"out      {out_text}")
@@ -389,6 +452,8 @@ def print_text(r: Report) -> None:
     print(f"match    {_status_text(r)}")
     if r.ok:
         print("verdict  OK: every signature, proof, move, audit and seal checks out")
+    elif r.exit_status == EXIT_CONVICTS:
+        print(f"verdict  TRUE RECORD, IT CONVICTS: every record checks out; {'; '.join(r.findings())}")
     else:
         print(f"verdict  FAILED: {'; '.join(r.problems())}")
 
@@ -453,6 +518,9 @@ def as_json(r: Report) -> dict[str, Any]:
         "contradicting_votes": [
             {"voter": c.voter, "step": c.step, "named": list(c.named)} for c in r.contradictions
         ],
+        "unconfirmed": [
+            {"seat": w.voter, "step": w.step, "named": list(w.named)} for w in r.words
+        ],
         "refused": {
             "count": len(r.refused),
             "reasons": dict(sorted(Counter(x.reason for x in r.refused).items())),
@@ -465,5 +533,6 @@ def as_json(r: Report) -> dict[str, Any]:
         "step": r.step,
         "waiting_for": list(r.waiting_for),
         "ok": r.ok,
+        "exit_status": r.exit_status,
         "problems": r.problems(),
     }

@@ -8,10 +8,10 @@ File format (version 1), all integers big-endian::
     record   ...
 
 The game record names the game the journal belongs to: opening a journal for another game is
-refused as a whole (``ForeignJournal``), before any of its messages is read.  It is a record like
+refused as a whole (``ForeignJournal``), before any of its messages is read, and so is a journal
+whose first record is not a game record (``require_game``: ``NotAJournal``).  It is a record like
 the others (so a torn or damaged one is found the same way) and never a payload: no signed message
-starts with its tag.  A journal written without one (by an older version, or by hand) names its game
-through its first message instead.
+starts with its tag.
 
 A journal that never received a payload is not a game: ``close`` removes it again (so Ctrl-C
 during a game's start-up leaves nothing behind), and a journal left that way by a killed process
@@ -29,7 +29,8 @@ before sending them, and those of others with ``flush=False``).
 Reading: a crash in the middle of an append can leave a *torn tail* at the end of the file: a
 prefix of one record (part of its length, of its payload or of its CRC), a last record whose CRC
 does not match, zeros.  A bad record is taken for a torn tail exactly when no intact record follows
-it (so cutting it off loses nothing that was ever complete); it is then reported (``Scan.torn``),
+it (so cutting it off loses nothing that was ever complete; ``_torn_tail`` says exactly how intact
+records are looked for, as ``protocol/JOURNAL.md`` §3 does); it is then reported (``Scan.torn``),
 ignored by readers, and cut off when the journal is next opened for appending.  A bad record with
 an intact one after it is damage, not a crash: ``JournalCorrupt`` names its offset and nothing is
 repaired.  One process at a time may append (an advisory lock on the file).
@@ -165,22 +166,38 @@ def _scan(records: list[bytes], end: int, torn: TornTail | None) -> Scan:
     return Scan(payloads, end, torn, game_id)
 
 
-def game_of_scan(scan: Scan) -> bytes | None:
-    """The game a journal belongs to: its game record's, or else its first message's game id."""
+def require_game(scan: Scan, path: Path | str) -> bytes:
+    """The game the journal's game record names; ``NotAJournal`` if its first record is not one (a
+    journal names its game first, JOURNAL.md §1: one without is refused, whatever follows)."""
     if scan.game_id is not None:
         return scan.game_id
-    for payload in scan.payloads[:1]:
-        try:
-            return wire.SignedMessage.from_bytes(payload).game_id
-        except wire.WireError:
-            return None
-    return None
+    if not scan.payloads:
+        raise NotAJournal(path, "the journal is empty: it holds no record, not even the game record")
+    raise NotAJournal(
+        path,
+        "its first record is not the game record (the tag p2pcards/journal/game and the game id) "
+        "that every journal starts with; it is refused as a whole",
+    )
+
+
+def transport_kind(payload: bytes) -> str:
+    """The kind of the transport message ``payload`` holds ("" for any other record): a reader never
+    acts on one found in a journal (JOURNAL.md §2)."""
+    try:
+        kind = wire.SignedMessage.from_bytes(payload).kind
+    except wire.WireError:
+        return ""
+    return kind if kind in wire.TRANSPORT_KINDS else ""
 
 
 def check_game(scan: Scan, game_id: bytes, path: Path | str) -> None:
-    """``ForeignJournal`` unless the journal ``scan`` belongs to ``game_id`` (or names no game)."""
-    found = game_of_scan(scan)
-    if found is not None and found != game_id:
+    """``ForeignJournal`` unless the journal ``scan`` belongs to ``game_id``; ``NotAJournal`` if it
+    holds records but names no game.  A journal with no record at all is anybody's (``Journal.open``
+    then writes the game record)."""
+    if scan.game_id is None and not scan.payloads:
+        return
+    found = require_game(scan, path)
+    if found != game_id:
         raise ForeignJournal(
             path,
             f"this journal belongs to game {found.hex()[:12]}, not to game {game_id.hex()[:12]}; "
@@ -220,13 +237,14 @@ def _torn_tail(data: bytes, offset: int, reason: str, path: Path | str) -> TornT
     stop = min(offset + meaningful, len(data) - OVERHEAD)
     k = offset
     while True:
-        # A length that fits in what follows is below 2**24 (MAX_RECORD is far smaller): its first
-        # byte is zero, so only zero bytes can start a record.
+        # Every offset after the bad record is a candidate, lowest first.  A record's length is at
+        # most MAX_RECORD, below 2**24: its first byte is zero, so only zero bytes can start one (and
+        # one starting in the trailing zeros has length 0).
         k = data.find(b"\0", k + 1, stop)
         if k < 0:
             break
         length = _U32.unpack_from(view, k)[0]
-        if not 1 <= length <= len(data) - k - OVERHEAD:
+        if not 1 <= length <= min(MAX_RECORD, len(data) - k - OVERHEAD):
             continue
         hashed += length
         if hashed > _SEARCH_BUDGET:
@@ -314,6 +332,13 @@ class Journal:
                 log.warning("%s: %s; cutting it off", path, scan.torn)
                 os.ftruncate(handle.fileno(), scan.end)
                 os.fsync(handle.fileno())
+            if game_id is not None and scan.game_id is None:
+                # No record at all: the game record comes first, before any message.
+                record = encode_record(game_record(game_id))
+                os.lseek(handle.fileno(), scan.end, os.SEEK_SET)
+                os.write(handle.fileno(), record)
+                os.fsync(handle.fileno())
+                scan = Scan([], scan.end + len(record), None, game_id)
             return cls(path, handle, scan, created=created)
         except BaseException:
             handle.close()
@@ -363,7 +388,8 @@ class Journal:
         os.fsync(self._fd)
 
     def payloads(self) -> list[bytes]:
-        """Every record, in order."""
+        """Every message, in order, for a replica to resume from: a record holding a transport message
+        (never journaled, JOURNAL.md §2: only a hand-made journal has one) is left out, not acted on."""
         os.lseek(self._fd, 0, os.SEEK_SET)
         chunks: list[bytes] = []
         remaining = self._end
@@ -374,7 +400,14 @@ class Journal:
             chunks.append(chunk)
             remaining -= len(chunk)
         data = b"".join(chunks)
-        return parse(data, self.path).payloads
+        kept = []
+        for payload in parse(data, self.path).payloads:
+            kind = transport_kind(payload)
+            if kind:
+                log.warning("%s: a %s is never journaled; it is left out", self.path, kind)
+            else:
+                kept.append(payload)
+        return kept
 
     def close(self) -> None:
         """Close (releasing the lock).  Records appended without ``flush`` are not fsynced here: the

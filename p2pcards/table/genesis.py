@@ -149,7 +149,7 @@ class Genesis:
             return games.load(self.game, **dict(self.options))
         except games.GameError as exc:
             raise GenesisError(str(exc)) from exc
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:  # a value an engine let through but cannot read
             raise GenesisError(f"the options do not fit {self.game}: {exc}") from exc
 
     def to_value(self) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""``p2pcards verify``: real journals verify (exit 0), tampered, cut or hostile ones are caught (exit 1),
-bad input is refused with a clear message (exit 2); never a traceback."""
+"""``p2pcards verify``: real journals verify (exit 0), true ones that convict a seat say so (exit 3),
+tampered, cut or hostile ones are caught (exit 1), bad input is refused with a clear message (exit 2);
+never a traceback."""
 
 from __future__ import annotations
 
@@ -183,15 +184,33 @@ def test_a_late_second_message_names_its_signer_and_the_sealed_hand_stands(
     rewrite(path, [*payloads, forge(honest, {**honest.body, "extra": 1})])
     code, text, _ = run(capsys, str(path), "--json")
     doc = json.loads(text)
-    assert code == 1 and doc["status"] == "finished" and len(doc["hands"]) == 1
+    assert code == 3 and doc["exit_status"] == 3, "a true record that caught a cheater, not a damaged one"
+    assert doc["status"] == "finished" and len(doc["hands"]) == 1 and doc["refused"]["count"] == 0
     (verdict,) = doc["verdicts"]
     assert (verdict["seat"], verdict["kind"], verdict["step"]) == (honest.seat, "equivocation", honest.step)
     code, text, _ = run(capsys, str(path))
     assert f"p{honest.seat} cheated in hand 1 (equivocation, step {honest.step})" in text
     assert "audit passed" in text, "the sealed hand is not taken away"
+    assert f"verdict  TRUE RECORD, IT CONVICTS: every record checks out; p{honest.seat} cheated" in text
 
 
-def test_votes_that_contradict_the_log_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_cheater_in_a_damaged_journal_is_a_failure_not_a_conviction(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = copy_journal(tmp_path)
+    payloads = jf.read(path).payloads
+    honest = [m for m in map(SignedMessage.from_bytes, payloads) if m.kind == "action"][-5]
+    assert isinstance(honest.body, dict)
+    forged = tamper(payloads[-1], len(payloads[-1]) - 1)  # a signature that does not verify
+    rewrite(path, [*payloads, forge(honest, {**honest.body, "extra": 1}), forged])
+    code, text, _ = run(capsys, str(path), "--json")
+    doc = json.loads(text)
+    assert code == 1 and doc["refused"]["count"] >= 1 and doc["verdicts"]
+
+
+def test_votes_that_contradict_the_log_are_shown_and_convict_nobody(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = copy_journal(tmp_path)
     payloads = jf.read(path).payloads
     played_step = next(
@@ -204,10 +223,13 @@ def test_votes_that_contradict_the_log_are_named(tmp_path: Path, capsys: pytest.
     rewrite(path, [*payloads, *votes])
     code, text, _ = run(capsys, str(path), "--json")
     doc = json.loads(text)
+    # votes for a step of a hand already final are refused: no true journal holds them
+    assert doc["refused"]["reasons"] == {"bad vote": 2}
     assert code == 1 and sorted(c["voter"] for c in doc["contradicting_votes"]) == [1, 2]
     assert doc["status"] == "finished" and doc["verdicts"] == [], "nobody is convicted by a false vote"
     code, text, _ = run(capsys, str(path))
-    assert "votes that contradict the log, by p1, p2" in text
+    assert "p1 voted p0 silent at step" in text and "p2 voted p0 silent at step" in text
+    assert "contradict" not in text.split("verdict ")[-1], "the votes are shown, not counted against anyone"
 
 
 def test_a_missing_record_is_a_gap(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -217,6 +239,36 @@ def test_a_missing_record_is_a_gap(tmp_path: Path, capsys: pytest.CaptureFixture
     rewrite(path, payloads)
     code, text, _ = run(capsys, str(path))
     assert code == 1 and "gap      " in text and "verdict  FAILED" in text
+
+
+def test_an_unfinished_journal_missing_a_setup_record_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = copy_journal(tmp_path)
+    payloads = jf.read(path).payloads
+    (commit,) = [i for i, p in enumerate(payloads) if SignedMessage.from_bytes(p).kind == "coin_commit"][:1]
+    rewrite(path, [p for i, p in enumerate(payloads[:40]) if i != commit])
+    code, text, _ = run(capsys, str(path), "--json")
+    doc = json.loads(text)
+    assert code == 1 and doc["status"] == "unfinished" and doc["unplaced"] > 0
+
+
+def test_a_transport_message_in_a_journal_is_refused_and_not_acted_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = copy_journal(tmp_path)
+    payloads = jf.read(path).payloads
+    game_id = SignedMessage.from_bytes(payloads[0]).game_id
+    request = signed(2, game_id, "catchup_request", {"after": -1}, 0, initial_head(game_id))
+    answer = signed(2, game_id, "catchup_response", {"msgs": [payloads[45]]}, 0, initial_head(game_id))
+    rewrite(path, [*payloads[:40], request, answer])
+    code, text, _ = run(capsys, str(path), "--json")
+    doc = json.loads(text)
+    assert code == 1 and doc["refused"]["reasons"] == {"not journaled": 2}
+    assert doc["refused"]["records"][0]["detail"] == "a catchup_request is never journaled"
+    rewrite(path, payloads[:40])
+    code, cut, _ = run(capsys, str(path), "--json")
+    assert code == 0 and json.loads(cut)["step"] == doc["step"], "the answer's message was not taken"
 
 
 def test_a_flipped_byte_inside_the_journal_fails_verification(
@@ -263,9 +315,14 @@ def test_bad_input_exits_2_with_a_clear_message(tmp_path: Path, capsys: pytest.C
     (tmp_path / "notes.txt").write_text("hello")
     cases.append((tmp_path / "notes.txt", "not a p2pcards journal"))
     (tmp_path / "header-only").write_bytes(jf.HEADER)
-    cases.append((tmp_path / "header-only", "no usable genesis: the journal is empty"))
-    (tmp_path / "junk").write_bytes(jf.HEADER + jf.encode_record(b"\x92junk"))
+    cases.append((tmp_path / "header-only", "the journal is empty"))
+    (tmp_path / "no-message").write_bytes(jf.header(bytes(32)))
+    cases.append((tmp_path / "no-message", "no usable genesis: the journal is empty"))
+    (tmp_path / "junk").write_bytes(jf.header(bytes(32)) + jf.encode_record(b"\x92junk"))
     cases.append((tmp_path / "junk", "no usable genesis"))
+    without = copy_journal(tmp_path)
+    without.write_bytes(jf.HEADER + b"".join(jf.encode_record(p) for p in jf.read(without).payloads))
+    cases.append((without, "its first record is not the game record"))
     for path, words in cases:
         code, out, err = run(capsys, str(path))
         assert code == 2 and out == "", path
@@ -288,7 +345,7 @@ def test_a_failed_audit_is_reported_with_the_players_name_rule_and_move(
     text = capsys.readouterr().out
     assert "hand 1   bids 1 2 3 4" in text
     assert "AUDIT FAILED: p3 broke S6 at move 14: did not follow suit" in text
-    assert "p3 cheated in hand 1 (renege, step 80)" in text and "verdict  FAILED" in text
+    assert "p3 cheated in hand 1 (renege, step 80)" in text and "verdict  TRUE RECORD, IT CONVICTS" in text
     doc = as_json(report)
     assert doc["hands"][0]["audit"] == {
         "ok": False,
@@ -297,4 +354,4 @@ def test_a_failed_audit_is_reported_with_the_players_name_rule_and_move(
         "move": 14,
         "message": "did not follow suit",
     }
-    assert not doc["ok"] and doc["verdicts"][0]["kind"] == "renege"
+    assert not doc["ok"] and doc["exit_status"] == 3 and doc["verdicts"][0]["kind"] == "renege"

@@ -99,9 +99,15 @@ class KitNetwork(SimNetwork):
     asked = False
 
 
+def seeds_of(s: Scenario) -> list[bytes]:
+    """The seats' RFC 8032 seeds, published in the kit (so anyone can sign as any seat, a cheat
+    included): seat i's is the two bytes (seed, i + 1) repeated 16 times."""
+    return [bytes([s.seed, i + 1]) * 16 for i in range(s.peers)]
+
+
 def identities_of(s: Scenario) -> list[Ed25519PrivateKey]:
-    """The seats' identity keys: seat i's RFC 8032 seed is the two bytes (seed, i + 1) repeated 16 times."""
-    return [key_from_seed(bytes([s.seed, i + 1]) * 16) for i in range(s.peers)]
+    """The seats' identity keys (``seeds_of``)."""
+    return [key_from_seed(seed) for seed in seeds_of(s)]
 
 
 def scenario(name: str) -> Scenario:
@@ -194,10 +200,11 @@ def _open_step(table: Table, msg: SignedMessage) -> _Open | None:
 
 
 class Tracer:
-    """An observer replica fed one journal payload at a time, writing down what it derives."""
+    """An observer replica fed one journal payload at a time, writing down what it derives; it reads
+    the journal as seat 0's (SPEC §6.5: that seat's own word binds it)."""
 
     def __init__(self, genesis: Genesis) -> None:
-        self.table = Table(genesis, None, None)
+        self.table = Table(genesis, None, None, perspective=0)
         self.entries: list[dict[str, Any]] = []
         self._attempts: dict[bytes, int] = {}
         self._setup_head = b""
@@ -366,6 +373,10 @@ def describe(
         "dealer": s.dealer,
         "options": [[k, v] for k, v in genesis.options],
         "seats": [seat.name for seat in genesis.seats],
+        "keys": [
+            {"seat": i, "seed": seed.hex(), "public": public_bytes(key_from_seed(seed)).hex()}
+            for i, seed in enumerate(seeds_of(s))
+        ],
         "byzantine": {str(k): v for k, v in s.byzantine.items()},
         "genesis": genesis.encode().hex(),
         "game_id": genesis.game_id.hex(),
@@ -393,11 +404,20 @@ def dump(obj: Any) -> str:
 
 
 def main(names: list[str]) -> None:
+    """Play every scenario (or those named) again and write it; with ``--from-journals``, describe the
+    stored journals again without playing (after a change to the description or the trace only)."""
+    stored = "--from-journals" in names
+    names = [n for n in names if n != "--from-journals"]
     KIT_DIR.mkdir(parents=True, exist_ok=True)
     for s in SCENARIOS:
         if names and s.name not in names:
             continue
-        data, doc = build(s)
+        if stored:
+            _, genesis, payloads = load(s.name)
+            data = journal_bytes(genesis, payloads)
+            doc = describe(s, genesis, payloads, trace(genesis, payloads))
+        else:
+            data, doc = build(s)
         (KIT_DIR / f"{s.name}.journal").write_bytes(data)
         (KIT_DIR / f"{s.name}.json").write_text(dump(doc), encoding="utf-8")
         print(f"wrote {s.name}: {doc['records']} records, {len(data)} bytes, {doc['counts']}")

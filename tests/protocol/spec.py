@@ -112,6 +112,56 @@ def read_journal(data: bytes) -> tuple[bytes | None, list[bytes]]:
     return None, records
 
 
+MAX_RECORD = 1_048_576
+SEARCH_BUDGET = 64 * 1024 * 1024
+
+
+def scan_journal(data: bytes) -> dict[str, Any]:
+    """JOURNAL.md §1 and §3, literally: the records up to the first bad one, and what the bad one is
+    (a torn tail or damage, at which offset).  No shortcut: every offset after a bad record is tried."""
+    if data[:5] != b"P2PJ\x01":
+        raise ValueError("not a version 1 journal")
+    records: list[bytes] = []
+    offset, end = 5, len(data)
+    bad: int | None = None
+    while offset < end:
+        if _intact_at(data, offset) is None:
+            bad = offset
+            break
+        length = int.from_bytes(data[offset : offset + 4], "big")
+        records.append(data[offset + 4 : offset + 4 + length])
+        offset += 8 + length
+    found: dict[str, Any] = {"records": records, "torn": None, "damage": None}
+    if bad is None:
+        return found
+    last_nonzero = len(data.rstrip(b"\0"))
+    if last_nonzero - bad > 8 + MAX_RECORD:
+        found["damage"] = bad
+        return found
+    summed = 0
+    for k in range(bad + 1, end):
+        length = int.from_bytes(data[k : k + 4], "big") if k + 4 <= end else 0
+        if not (1 <= length <= MAX_RECORD and k + 8 + length <= end):
+            continue
+        summed += length
+        if summed > SEARCH_BUDGET or _intact_at(data, k) is not None:
+            found["damage"] = bad
+            return found
+    found["torn"] = (bad, end - bad)
+    return found
+
+
+def _intact_at(data: bytes, k: int) -> int | None:
+    """The length of the intact record at ``k``, or None (JOURNAL.md §3: a bad record)."""
+    if len(data) - k < 4:
+        return None
+    length = int.from_bytes(data[k : k + 4], "big")
+    if not 1 <= length <= MAX_RECORD or k + 8 + length > len(data):
+        return None
+    crc = int.from_bytes(data[k + 4 + length : k + 8 + length], "big")
+    return length if crc == zlib.crc32(data[k + 4 : k + 4 + length]) else None
+
+
 # ---- SPEC §7.6: the digests a replica reports --------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ import pytest
 from p2pcards.cli.verify import verify
 from p2pcards.store import journal as journal_file
 from p2pcards.table.genesis import Genesis
-from p2pcards.wire import CERTIFICATE_KINDS, SignedMessage
+from p2pcards.wire import CERTIFICATE_KINDS, Envelope, SignedMessage, key_from_seed, public_bytes, sign
 from tests.protocol import kit, spec
 
 NAMES = [s.name for s in kit.SCENARIOS]
@@ -106,3 +106,23 @@ def test_verify_accepts_every_kit_journal(
     assert report.refused == [] and report.unplaced == 0 and not report.damaged
     named = sorted({v.seat for v in report.verdicts})
     assert named == sorted(int(seat) for seat in doc["byzantine"])
+
+
+def test_every_seats_signing_key_is_published(
+    recorded: tuple[kit.Scenario, dict[str, Any], Genesis, list[bytes]],
+) -> None:
+    # So that hostile messages of any seat can be built against the kit, a cheater's included.
+    _, doc, genesis, payloads = recorded
+    assert [k["seat"] for k in doc["keys"]] == list(range(len(genesis.seats)))
+    signed_again = 0
+    for entry in doc["keys"]:
+        key = key_from_seed(bytes.fromhex(entry["seed"]))
+        assert public_bytes(key).hex() == entry["public"] == genesis.seats[entry["seat"]].key.hex()
+        for payload in payloads:
+            msg = SignedMessage.from_bytes(payload)
+            if msg.seat == entry["seat"] and msg.kind == "genesis":
+                env = Envelope(game_id=msg.game_id, step=0, seat=msg.seat, prev=msg.prev, kind="genesis",
+                               body=msg.body)
+                assert sign(env, key).data == payload  # Ed25519 signs deterministically
+                signed_again += 1
+    assert signed_again == len(genesis.seats)

@@ -44,6 +44,12 @@ KEYS = [key_from_seed(bytes([0xA0 + i]) * 32) for i in range(7)]
 """Keys of the genesis vectors: seat i's RFC 8032 seed is the byte 0xA0 + i repeated 32 times."""
 WEAK_KEY = bytes([1]) + bytes(31)
 """A small-order Ed25519 point."""
+P = 2**255 - 19
+
+
+def _y(y: int, *, sign: bool = False) -> bytes:
+    """The 32-byte encoding of an Ed25519 point with this ``y`` (RFC 8032 5.1.2), sign bit of x set or not."""
+    return (y | (1 << 255 if sign else 0)).to_bytes(32, "little")
 
 
 # ============================================================================ genesis
@@ -75,6 +81,8 @@ def genesis_vectors() -> dict[str, Any]:
     ]  # fmt: skip
     base = _genesis("durak", 2).to_value()
     three = _genesis("durak", 3).to_value()
+    spades = _genesis("spades", 4).to_value()
+    azi = _genesis("azi", 3).to_value()
 
     def with_(**change: Any) -> bytes:
         return encode(base | change)
@@ -99,6 +107,10 @@ def genesis_vectors() -> dict[str, Any]:
         ("a key of 31 bytes", with_(seats=[["a", keys[0][:31]], ["b", keys[1]]])),
         ("a key of small order", with_(seats=[["a", WEAK_KEY], ["b", keys[1]]])),
         ("a key that is no point", with_(seats=[["a", b"\xff" * 32], ["b", keys[1]]])),
+        ("a key encoding y = p + 1 (y >= p is checked first)",
+         with_(seats=[["a", (P + 1).to_bytes(32, "little")], ["b", keys[1]]])),
+        ("a key with y = 2: no point of the curve has it", with_(seats=[["a", _y(2)], ["b", keys[1]]])),
+        ("a key with x = 0 and the sign bit set", with_(seats=[["a", _y(1, sign=True)], ["b", keys[1]]])),
         ("an empty name", with_(seats=[["", keys[0]], ["b", keys[1]]])),
         ("a name of 41 characters", with_(seats=[["x" * 41, keys[0]], ["b", keys[1]]])),
         ("41 characters of two bytes each: names count characters (code points), not bytes",
@@ -112,6 +124,24 @@ def genesis_vectors() -> dict[str, Any]:
         ("an option missing", with_(options=durak2[1:])),
         ("an unknown option", with_(options=[*durak2, ["zzz", 1]])),
         ("a disabled variant listed", with_(options=sorted([*durak2, ["jokers", False]]))),
+        ("a disabled variant listed and turned on: the engine refuses it first (rule 13)",
+         with_(options=sorted([*durak2, ["jokers", True]]))),
+        ("an unknown option before a disabled variant: names in order", with_(options=sorted(
+            [*durak2, ["jokers", True], ["aaa", 1]]))),
+        ("spades: target written as text, which the engine reads (rule 15 refuses it)",
+         encode(spades | {"options": _set(spades["options"], "target", "500")})),
+        ("spades: players 5 and target unreadable: players is read and checked before target",
+         encode(spades | {"options": _set(_set(spades["options"], "players", 5), "target", "x")})),
+        ("spades: target and floor unreadable: target is read first",
+         encode(spades | {"options": _set(_set(spades["options"], "floor", "y"), "target", "x")})),
+        ("spades: a disabled variant written 0",
+         encode(spades | {"options": _set(spades["options"], "jokers", 0)})),
+        ("azi: a boolean written 1, which the engine reads (rule 15 refuses it)",
+         encode(azi | {"options": _set(azi["options"], "blind", 1)})),
+        ("azi: two unknown options, both named", encode(azi | {"options": sorted(
+            [*azi["options"], ["zz", 1], ["aa", 2]])})),
+        ("azi: a digit that is no decimal digit (the detail is informative)",
+         encode(azi | {"options": _set(azi["options"], "hands", "\u00b2")})),
         ("an option out of range", with_(options=_set(durak2, "series_hands", 1001))),
         ("a boolean written as 0", with_(options=[[k, 0 if v is False else v] for k, v in durak2])),
         ("3 players in the options, 2 seats", with_(options=_set(durak2, "players", 3))),
@@ -132,7 +162,8 @@ def genesis_vectors() -> dict[str, Any]:
     ]  # fmt: skip
     return {
         "description": "Genesis bytes, their game id and the head before step 0; and bytes a receiver "
-        "must refuse, each with the message of the first rule it breaks (SPEC §2).",
+        "must refuse, each with the message of the first rule it breaks (SPEC §2); exact: the whole "
+        "message is normative, else only its words before the first colon.",
         "keys": "seat i's identity key has the RFC 8032 seed 0xA0 + i repeated 32 times",
         "valid": [
             {"why": why, "genesis": g.encode().hex(), "value": _plain_genesis(g), "game_id": g.game_id.hex(),
@@ -140,7 +171,8 @@ def genesis_vectors() -> dict[str, Any]:
             for why, g in valid
         ],
         "refused": [
-            {"why": why, "genesis": raw.hex(), "error": _refusal(raw), "exact": not why.startswith("not ")}
+            {"why": why, "genesis": raw.hex(), "error": _refusal(raw),
+             "exact": not why.startswith("not ") and "informative" not in why}
             for why, raw in refused
         ],
     }
@@ -205,6 +237,61 @@ def _draws_used(before: int, after: int) -> int:
     return ((after - before) % 2**64) * pow(step, -1, 2**64) % 2**64
 
 
+# ============================================================================ the table digest
+
+DIGEST_GAMES = ("durak-mental", "durak-silent", "spades-equivocation", "durak-return")
+
+
+def digest_parts(table: Table) -> dict[str, Any]:
+    """The parts of the table digest by the rules of SPEC §7.6, from what the observer holds: its
+    finals, the setup (complete once step 2 is applied, with S_0 its head), the attempt being played."""
+    finals = [att.seal_prev for _, att in table.finals]
+    setup = table._setup  # the setup steps, which the replica does not otherwise show
+    boundary = None if setup.first_dealer is None else seal_head(finals[-1]) if finals else setup.chain.head
+    att = table.attempt
+    current: dict[str, Any] = (
+        {"setup_head": setup.chain.head.hex()} if att is None
+        else {"attempt": {"start_head": att.start_head.hex(), "head": att.head.hex(),
+                          "hand_digest": att.state.digest().hex()}}
+    )  # fmt: skip
+    return {
+        "finals": [f.hex() for f in finals],
+        "boundary": None if boundary is None else boundary.hex(),
+        "current": current,
+        "out": [[seat, why] for seat, why in table.seats_out.items()],
+        "over": table.over,
+        "abandoned": table.abandoned,
+        "stopped": None if table.stopped is None else [table.stopped.seat, table.stopped.kind],
+    }
+
+
+def table_digest_vectors() -> dict[str, Any]:
+    games_ = []
+    for name in DIGEST_GAMES:
+        _, genesis, payloads = kit.load(name)
+        table = Table(genesis, None, None)
+        table.start()
+        points: list[dict[str, Any]] = []
+        last: Any = None
+        for n in range(len(payloads) + 1):
+            if n:
+                table.receive(None, payloads[n - 1])
+            parts = digest_parts(table)
+            shape = ({k: v for k, v in parts.items() if k != "current"}, list(parts["current"]))
+            if shape != last or n == len(payloads):
+                points.append({"records": n, **parts, "digest": table.digest().hex()})
+                last = shape
+        games_.append({"kit": name, "points": points})
+    return {
+        "description": "The table digest (SPEC §7.6) of an observer fed the first `records` payloads of a "
+        "kit journal, with its parts: at the first record count where any part other than `current` "
+        "changes (and where `current` passes between the setup head and an attempt digest), and at the "
+        "end. `current` is the setup head (the head after the last setup step applied) or an attempt "
+        "digest, given by its three parts.",
+        "games": games_,
+    }
+
+
 # ============================================================================ attempts
 
 
@@ -256,7 +343,8 @@ class Context:
 
     def table(self) -> Table:
         if self.seat is None:
-            table = Table(self.genesis, None, None)
+            # An observer reads a kit journal as its writer's, seat 0's (SPEC §6.5).
+            table = Table(self.genesis, None, None, perspective=0)
             table.start()
             for payload in self.payloads:
                 table.receive(None, payload)
@@ -417,18 +505,21 @@ def abandon_vectors() -> dict[str, Any]:
     three = Context("durak-silent", _first("durak-silent", "void_vote"))
     s3, p3 = three.head()
     cases: list[Case] = [
-        ("the last of two players ends the match alone", 0, [ctx.message(at)]),
+        ("the last of two players (seat 0, whose journal this is) ends the match by its own word "
+         "(unconfirmed: abandoned)", 0, [ctx.message(at)]),
         ("an abandon that is not a map", 0, [ctx.sign(0, "abandon", [1], step, prev)]),
         ("naming nobody", 0, [ctx.sign(0, "abandon", {"silent": []}, step, prev)]),
         ("naming itself", 0, [ctx.sign(0, "abandon", {"silent": [0]}, step, prev)]),
-        ("by the seat the other waits for: an abandon is its sender's word, either of two players may end "
-         "the match", 1, [ctx.sign(1, "abandon", {"silent": [0]}, step, prev)]),
+        ("by the seat the other waits for: its word binds seat 1 alone; read as seat 0's journal it is "
+         "kept and binds nothing", 1, [ctx.sign(1, "abandon", {"silent": [0]}, step, prev)]),
     ]
     results = run_cases(ctx, cases)
     results += _in(three, [
         ("naming one seat of three: fewer than half", 0, [three.sign(0, "abandon", {"silent": [2]}, s3, p3)]),
-        ("one seat of three names both others: every seat not named signed it, the match ends", 0,
-         [three.sign(0, "abandon", {"silent": [1, 2]}, s3, p3)]),
+        ("seat 0, one of three, names both others: read as its own journal, the match ends for it alone "
+         "(unconfirmed)", 0, [three.sign(0, "abandon", {"silent": [1, 2]}, s3, p3)]),
+        ("seat 1, one of three, names both others: read as seat 0's journal, kept, it binds nothing", 1,
+         [three.sign(1, "abandon", {"silent": [0, 2]}, s3, p3)]),
     ])
     after = Context("durak-silent", _first("durak-silent", "void_vote") + 2)
     a_step, a_prev = after.head()
@@ -448,9 +539,9 @@ def abandon_vectors() -> dict[str, Any]:
     results += _in(final, [("an abandon for a step of a hand that is final", 0,
                             [final.sign(0, "abandon", {"silent": [1, 2]}, old.step, old.prev)])])
     return {
-        "description": "abandon messages (SPEC §6.2): a seat playing the hand names half the players or "
-        "more silent, at least one of them awaited at the step; the match ends when every seat not named "
-        "signed the same end at the same step.",
+        "description": "abandon messages (SPEC §6.2, §6.5): a person's seat playing the hand names half "
+        "the voices or more silent, at least one of them awaited at the step; it is its signer's word and "
+        "binds that voice alone (it goes on without them, or the match ends for it: unconfirmed).",
         "context": ctx.describe(),
         "cases": results,
     }
@@ -634,6 +725,75 @@ def catchup_vectors() -> dict[str, Any]:
     }
 
 
+# ============================================================================ faults in content
+
+
+def _last_of_round(name: str, kind: str) -> int:
+    """The index, in a kit journal, of the message that completes the first round of ``kind``."""
+    msgs = [SignedMessage.from_bytes(p) for p in kit.load(name)[2]]
+    first = next(m for m in msgs if m.kind == kind)
+    return max(i for i, m in enumerate(msgs) if (m.kind, m.step, m.prev) == (kind, first.step, first.prev))
+
+
+def _flip_last(data: bytes) -> bytes:
+    return data[:-1] + bytes([data[-1] ^ 0x01])
+
+
+def fault_vectors() -> dict[str, Any]:
+    name = "durak-mental"
+    at = _last_of_round(name, "share")
+    ctx = Context(name, at)
+    honest = SignedMessage.from_bytes(ctx.message(at))
+    assert isinstance(honest.body, dict) and isinstance(honest.body["shares"], tuple)
+    shares = [list(x) for x in honest.body["shares"] if isinstance(x, tuple)]
+
+    def resent(body: Any, msg: SignedMessage = honest) -> bytes:
+        return ctx.sign(msg.seat, msg.kind, body, msg.step, msg.prev)
+
+    def with_last(change: Callable[[list[Any]], list[Any]]) -> bytes:
+        return resent({"shares": [*shares[:-1], change(list(shares[-1]))]})
+
+    kinds = [SignedMessage.from_bytes(p).kind for p in kit.load(name)[2]]
+    last_shuffle = max(i for i, k in enumerate(kinds[:at]) if k == "shuffle")  # the prelude's last
+    shuffle_ctx = Context(name, last_shuffle)
+    shuffle = SignedMessage.from_bytes(shuffle_ctx.message(last_shuffle))
+    assert isinstance(shuffle.body, tuple)
+    deck, proof = shuffle.body
+    bad_shuffle = shuffle_ctx.sign(shuffle.seat, "shuffle", [deck, _corrupt_last(proof)], shuffle.step,
+                                   shuffle.prev)  # fmt: skip
+    cases: list[Case] = [
+        ("the share that completes the round, as sent", honest.seat, [honest.data]),
+        ("its last share's proof does not verify (the low bit of s flipped): bad-proof", honest.seat,
+         [with_last(lambda x: [*x[:4], _flip_last(x[4])])]),
+        ("its last share's d is no point: bad-message", honest.seat,
+         [with_last(lambda x: [x[0], bytes([0x05]) + x[1][1:], *x[2:]])]),
+        ("its last share names another position: bad-message", honest.seat,
+         [with_last(lambda x: [x[0] + 1, *x[1:]])]),
+        ("one share too few: bad-message", honest.seat, [resent({"shares": shares[:-1]})]),
+    ]  # fmt: skip
+    results = run_cases(ctx, cases)
+    results += _in(shuffle_ctx, [
+        ("the last shuffle of the prelude with its proof corrupted: every shuffle is verified now, bad-proof",
+         shuffle.seat, [bad_shuffle]),
+    ])  # fmt: skip
+    return {
+        "description": "faults in content (SPEC §5.8): a share or shuffle that does not decode is "
+        "bad-message, one whose proof does not verify bad-proof. Each message is the kit journal's, signed "
+        "again by its seat with the body changed as said.",
+        "context": ctx.describe(),
+        "cases": results,
+    }
+
+
+def _corrupt_last(value: Any) -> Any:
+    """``value`` with the low bit of its last byte string flipped (a scalar of a proof)."""
+    if isinstance(value, bytes):
+        return _flip_last(value)
+    items = list(value)
+    items[-1] = _corrupt_last(items[-1])
+    return items
+
+
 # ============================================================================ files
 
 
@@ -642,12 +802,14 @@ BUILDERS: dict[str, Builder] = {
     "genesis.json": genesis_vectors,
     "seeded.json": seeded_vectors,
     "start_heads.json": start_head_vectors,
+    "table_digest.json": table_digest_vectors,
     "seals.json": seal_vectors,
     "votes.json": vote_vectors,
     "abandon.json": abandon_vectors,
     "return.json": return_vectors,
     "evidence.json": evidence_vectors,
     "catchup.json": catchup_vectors,
+    "faults.json": fault_vectors,
 }
 
 

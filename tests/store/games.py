@@ -182,8 +182,10 @@ def records(path: Path) -> list[tuple[int, bytes]]:
 
 
 def rewrite(path: Path, payloads: list[bytes]) -> None:
-    """Write ``payloads`` as a journal with correct CRCs (what a careful forger would do)."""
-    path.write_bytes(jf.HEADER + b"".join(jf.encode_record(p) for p in payloads))
+    """Write ``payloads`` as a journal of the game ``path`` holds now, with its game record and correct
+    CRCs (what a careful forger would do)."""
+    game_id = jf.read(path).game_id
+    path.write_bytes(jf.header(game_id) + b"".join(jf.encode_record(p) for p in payloads))
 
 
 def tamper(payload: bytes, index: int) -> bytes:

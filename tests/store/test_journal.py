@@ -93,15 +93,26 @@ def test_a_journal_of_another_game_is_refused_as_a_whole(tmp_path: Path) -> None
         assert j.payloads() == [b"one", b"two"]
 
 
-def test_a_journal_without_a_game_record_is_known_by_its_first_message(tmp_path: Path) -> None:
+def test_a_journal_without_a_game_record_is_refused_even_for_its_own_game(tmp_path: Path) -> None:
     key = key_from_seed(bytes(32))
     env = Envelope(game_id=GAME, step=0, seat=0, prev=bytes(32), kind="genesis", body=b"g")
     message = sign(env, key).data
-    (tmp_path / "j").write_bytes(jf.HEADER + jf.encode_record(message))  # as older versions wrote them
-    with pytest.raises(ForeignJournal):
-        Journal.open(tmp_path / "j", game_id=bytes(reversed(GAME)))
+    (tmp_path / "j").write_bytes(jf.HEADER + jf.encode_record(message))  # the game record removed
+    before = (tmp_path / "j").read_bytes()
+    for game in (GAME, bytes(reversed(GAME))):
+        with pytest.raises(NotAJournal, match="its first record is not the game record"):
+            Journal.open(tmp_path / "j", game_id=game)
+    with pytest.raises(NotAJournal, match="not the game record"):
+        jf.require_game(jf.read(tmp_path / "j"), tmp_path / "j")
+    assert (tmp_path / "j").read_bytes() == before
+
+
+def test_a_journal_with_no_record_gets_its_game_record_first(tmp_path: Path) -> None:
+    (tmp_path / "j").write_bytes(jf.HEADER)
     with Journal.open(tmp_path / "j", game_id=GAME) as j:
-        assert j.payloads() == [message]
+        j.append(b"genesis", flush=True)
+    scan = jf.read(tmp_path / "j")
+    assert jf.require_game(scan, tmp_path / "j") == GAME and scan.payloads == [b"genesis"]
 
 
 def test_appends_survive_reopening(tmp_path: Path) -> None:
@@ -310,3 +321,16 @@ def test_a_failed_write_leaves_the_journal_sound(tmp_path: Path, monkeypatch: py
         assert jf.read(path).torn is None
         j.append(b"third", flush=True)
     assert jf.read(path).payloads == [b"first", b"third"]
+
+
+def test_a_transport_message_in_a_journal_is_not_given_back_to_resume_from(tmp_path: Path) -> None:
+    key = key_from_seed(bytes(32))
+    messages = [
+        sign(Envelope(game_id=GAME, step=0, seat=0, prev=bytes(32), kind=kind, body=body), key).data
+        for kind, body in (("genesis", b"g"), ("catchup_request", {"after": -1}),
+                           ("catchup_response", {"msgs": []}), ("coin_commit", bytes(32)))
+    ]  # fmt: skip
+    make(tmp_path / "j", messages, game_id=GAME)
+    assert jf.read(tmp_path / "j").payloads == messages  # the format holds any record
+    with Journal.open(tmp_path / "j", game_id=GAME) as j:
+        assert j.payloads() == [messages[0], messages[3]]

@@ -45,6 +45,9 @@ VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "wir
 RFC8032_SEED = bytes.fromhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
 SEAT_SEEDS = {seat: bytes([seat + 1]) * 32 for seat in range(3)}
 GAME_ID = hashlib.sha256(b"p2pcards/vectors/game").digest()
+GENESIS_STANDIN = b"the genesis bytes (a stand-in: this game id is no genesis's hash)"
+"""Step 0's body.  In a game it is the genesis whose hash is the game id (SPEC §2, §3); the wire layer
+never reads a body, and the vectors' game id is made up."""
 
 
 def tagged(value: Value) -> Any:
@@ -129,7 +132,7 @@ def codec_vectors() -> dict[str, Any]:
 def _envelope_message() -> tuple[Envelope, SignedMessage]:
     key = key_from_seed(RFC8032_SEED)
     prev = initial_head(GAME_ID)
-    body: Value = {"action": "play AS", "cards": (12, 51), "proof": bytes(range(8))}
+    body: Value = {"a": "play AS", "pos": (12,), "shares": ()}  # SPEC §5.5, the seeded dealer's
     envelope = Envelope(game_id=GAME_ID, step=7, seat=2, prev=prev, kind="action", body=body)
     return envelope, sign(envelope, key)
 
@@ -186,7 +189,7 @@ def _chain_messages() -> tuple[Chain, list[tuple[SignedMessage, ...]]]:
     chain = Chain(GAME_ID, publics)
     chain.expect({0})
     genesis = sign(
-        Envelope(game_id=GAME_ID, step=0, seat=0, prev=chain.head, kind="genesis", body={"seats": 3}),
+        Envelope(game_id=GAME_ID, step=0, seat=0, prev=chain.head, kind="genesis", body=GENESIS_STANDIN),
         keys[0],
     )
     chain.offer(genesis)
@@ -195,7 +198,7 @@ def _chain_messages() -> tuple[Chain, list[tuple[SignedMessage, ...]]]:
     commits = {
         seat: sign(
             Envelope(game_id=GAME_ID, step=1, seat=seat, prev=head1, kind="key_commit",
-                     body={"commitment": hashlib.sha256(bytes([seat])).digest()}),
+                     body=hashlib.sha256(bytes([seat])).digest()),
             keys[seat],
         )
         for seat in (2, 0, 1)
@@ -207,7 +210,7 @@ def _chain_messages() -> tuple[Chain, list[tuple[SignedMessage, ...]]]:
     chain.expect({0, 1, 2}, seal=True)
     seals = tuple(
         sign(Envelope(game_id=GAME_ID, step=2, seat=seat, prev=head2, kind="seal",
-                      body={"result": hashlib.sha256(b"the result").digest()}), keys[seat])
+                      body=_seal_body(b"the result")), keys[seat])
         for seat in (1, 2, 0)
     )  # fmt: skip
     for msg in seals:
@@ -215,12 +218,17 @@ def _chain_messages() -> tuple[Chain, list[tuple[SignedMessage, ...]]]:
     return chain, [(genesis,), arrivals, seals]
 
 
+def _seal_body(text: bytes) -> Value:
+    """A seal's body as SPEC §5.7 gives it (its result a stand-in: the wire layer never reads it)."""
+    return {"admit": (), "hand": 0, "over": False, "result": hashlib.sha256(text).digest()}
+
+
 def _late_messages(chain: Chain) -> list[tuple[str, SignedMessage]]:
     """Seat 1 signs another seal for step 2: after another head it is refused, after the same head it is
     equivocation."""
     key = _seat_keys()[1]
     sealed = chain.steps[2]
-    body = {"result": hashlib.sha256(b"another result").digest()}
+    body = _seal_body(b"another result")
     return [
         ("another head: old step, not equivocation", sign(Envelope(
             game_id=GAME_ID, step=2, seat=1, prev=hashlib.sha256(b"elsewhere").digest(), kind="seal",
@@ -281,7 +289,7 @@ def acceptance_vectors() -> dict[str, Any]:
 
     def env(**changes: Any) -> list[Any]:
         fields = {"version": PROTOCOL_VERSION, "game_id": GAME_ID, "step": step, "seat": 1, "prev": head,
-                  "kind": "action", "body": {"action": "take"}}  # fmt: skip
+                  "kind": "action", "body": {"a": "take", "pos": (), "shares": ()}}  # fmt: skip
         fields.update(changes)
         return list(fields.values())
 
