@@ -126,6 +126,8 @@ class Fault:
     hand: int = -1
     seats: tuple[int, ...] = ()
     """Every seat the verdict names (a vote may name several silent seats); ``seat`` is the first."""
+    unconfirmed: bool = False
+    """A ``silent`` verdict by this seat's own word, half the table or fewer: it binds nobody named."""
 
     def describe(self) -> str:
         return f"seat {self.seat} at fault ({self.kind}) at step {self.step}: {self.message}"

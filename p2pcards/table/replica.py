@@ -1333,6 +1333,7 @@ class Table:
                     tuple(v.data for _, v in sorted(ends.items())),
                     hand=hand,
                     seats=change.seats,
+                    unconfirmed=True,
                 )
                 for seat in change.seats
             ]

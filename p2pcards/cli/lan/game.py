@@ -26,6 +26,7 @@ from p2pcards.games import ActionError, View
 from p2pcards.net.node import BotError, Node, NodeEvent, PeerDown, PeerUp
 from p2pcards.store import paths as store_paths
 from p2pcards.table import outputs as out
+from p2pcards.table.replica import DISCONNECTED_MS
 from p2pcards.wire import fingerprint
 
 LINGER: Final = 2.0
@@ -582,11 +583,12 @@ def _peer(screen: GameScreen, event: PeerUp | PeerDown) -> None:
     if event.seat in game.table.seats_out or event.seat in screen.out_of_match:
         screen.say(Text(f"{name}'s program is no longer connected ({event.reason}).", style="dim"))
         return
-    timeout = words.duration(game.genesis.timeout_ms // 1000)
+    gone = words.duration(DISCONNECTED_MS // 1000)
     then = "you are asked whether to go on without them" if game.auto is None else \
         "the table may go on without them"
     screen.say(Text(f"Lost the connection to {name} ({event.reason}). If {name}'s program is still running "
-                    f"it reconnects; if {name} does not answer within {timeout}, {then}.", style="yellow"))
+                    f"it reconnects; if nothing comes from {name}'s laptop for {gone} while the game waits "
+                    f"for them, {then}.", style="yellow"))
 
 
 @renders(BotError)

@@ -55,10 +55,14 @@ def verdict_lines(fault: out.Fault, names: Sequence[str], timeout_s: int, goes_o
     where = f"in hand {fault.hand + 1}" if fault.hand >= 0 else "before the first hand"
     if fault.kind == "silent":
         them = "you" if who == words.YOU else "them"
-        head = (f"{who} {was} voted out {where}: silent for longer than the table's timeout "
-                f"({words.duration(timeout_s)}), and every other player's program voted to go on "
-                f"without {them}.")
-        return [Text(head, style="bold yellow"), Text(goes_on, style="yellow")]
+        if fault.unconfirmed:
+            head = (f"{who} {was} left behind {where}: silent, and this side of the table, half of it or "
+                    f"fewer, went on without {them} by its own word (unconfirmed: it binds nobody named).")
+        else:
+            head = (f"{who} {was} voted out {where}: silent past the move clock "
+                    f"({words.duration(timeout_s)}) or disconnected, and more than half of the table "
+                    f"voted to go on without {them}.")
+        return [Text(words.you_case(head), style="bold yellow"), Text(goes_on, style="yellow")]
     what = CHEATS.get(fault.kind, fault.kind)
     is_ = "are" if plural else "is"
     head = f"{who} {is_} out of the match, caught cheating {where}: {who} {what}."

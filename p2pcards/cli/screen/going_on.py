@@ -34,7 +34,7 @@ def _fault(screen: GameScreen, event: out.Fault) -> None:
         return  # said with the seating of the hand the seat is dealt in again at (``_seating``)
     screen.term.emit({"event": "fault", "seat": event.seat, "kind": event.kind, "step": event.step,
                       "message": event.message, "hand": event.hand, "seats": list(seats), "names": names,
-                      "stopped": False})
+                      "stopped": False, "unconfirmed": event.unconfirmed})
     goes_on = screen.face.goes_on_without(seats)
     lines = describe.verdict_lines(event, screen.names, screen.genesis.timeout_ms // 1000, goes_on)
     screen.term.hide_status()
@@ -57,7 +57,8 @@ def _stopped(screen: GameScreen, event: out.Fault) -> None:
     seats = event.seats or ((event.seat,) if event.seat >= 0 else ())
     screen.term.emit({"event": "fault", "seat": event.seat, "kind": event.kind, "step": event.step,
                       "message": event.message, "hand": event.hand, "seats": list(seats),
-                      "names": [screen.real_names[s] for s in seats if 0 <= s < screen.n], "stopped": True})
+                      "names": [screen.real_names[s] for s in seats if 0 <= s < screen.n], "stopped": True,
+                      "unconfirmed": event.unconfirmed})
     screen.term.hide_status()
     screen.say(describe.fault_line(event, screen.names))
 

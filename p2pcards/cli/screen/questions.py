@@ -73,9 +73,11 @@ def silent(names: str, plural: bool, waited_s: int, end_match: bool, auto_in_s: 
     has = "have" if plural else "has"
     first = Text(f"{names} {has} not answered for {words.duration(waited_s)}.", style="bold yellow")
     if end_match:
-        what = Text(f"Going on without {them} ends the match here: too few players are left to go on "
-                    "without them, and the match is recorded as abandoned.", style="yellow")
-        prompt = f"End the match without {names}? [y = end it, n = keep waiting]"
+        what = Text(f"Half the table or fewer is left here, so no vote can decide for {them}: going on "
+                    f"without {them} is your own word (unconfirmed), which does not bind {them}. The hand "
+                    "is dealt again without them, or, with too few players left, the match ends here for "
+                    "you (recorded as abandoned).", style="yellow")
+        prompt = f"Go on without {names} by your own word? [y = go on, n = keep waiting]"
     else:
         what = Text(f"Going on without {them} voids this hand: it is dealt again without {them}, and they "
                     "may ask to come back later.", style="yellow")

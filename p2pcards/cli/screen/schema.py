@@ -32,7 +32,7 @@ SCHEMA: dict[str, dict[str, Type]] = {
                   "audit": dict, "verified": str, **SCORES},
     "match_over": {"summary": str, "digest": str, "result": str, "abandoned": bool, **SCORES},
     "fault": {"seat": int, "kind": str, "step": int, "message": str, "hand": int, "seats": list,
-              "names": list, "stopped": bool},
+              "names": list, "stopped": bool, "unconfirmed": bool},
     # ------------------------------------------------------------------ the game going on without a seat
     "hand_void": {"hand": int, "seats": list, "names": list, "kinds": list},
     "seating": {"hand": int, "playing": list, "dummies": list, "out": list},
