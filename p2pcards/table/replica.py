@@ -33,12 +33,13 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from p2pcards.games import ActionError, AuditResult, GameError, HandState, Match
-from p2pcards.table import bodies, catchup, decide
+from p2pcards.table import bodies, catchup, decide, policy
 from p2pcards.table import outputs as out
 from p2pcards.table.attempt import Attempt, DummyPolicy, Foul, Shared
 from p2pcards.table.dealers import DealerFactory, mental_factory, seeded_factory
 from p2pcards.table.decide import Decision
 from p2pcards.table.genesis import Genesis
+from p2pcards.table.policy import DISCONNECTED_MS, RETRY_MS
 from p2pcards.table.seating import CHEAT, GONE, RETURN, SILENT, UNCONFIRMED, Change, start_head
 from p2pcards.table.secrets import MASTER, MASTER_SIZE, SeatSecrets
 from p2pcards.table.seen import Seen
@@ -70,8 +71,6 @@ SecretSource = Callable[[int], bytes]
 
 TABLE_DIGEST_TAG = b"p2pcards/table/v3\x00"
 
-RETRY_MS = 1_000
-"""While waiting, how often to re-send our part of the open step and ask peers to catch us up."""
 
 UNPLACED_BYTES_PER_PEER = 1 << 20
 """Signed messages that fit no step we know yet (a peer ahead of us) kept per sending peer, in bytes."""
@@ -86,11 +85,6 @@ SEEN_BYTES = 4 << 20
 CATCHUP_GRACE_MS = 3 * RETRY_MS
 """After a restart, how long a seat waits for its peers' catch-up before it signs anything new."""
 
-DISCONNECTED_MS = 10_000
-"""The connection clock: a machine none of whose seats sent a frame for this long is disconnected,
-and a seat waiting for it may vote it silent without waiting for its move clock (the genesis
-``timeout_ms``).  A waiting seat sends something every ``RETRY_MS``, a thinking one too: ten
-seconds of nothing is a machine gone, not a person thinking, and long enough for a Wi-Fi to roam."""
 
 
 @dataclass
@@ -1510,47 +1504,40 @@ class Table:
                 self._out.append(out.Send(vote.data))
 
     def _maybe_vote(self) -> None:
-        """Voices missing at the open step past their clock: ask the person (or, with no person,
-        decide), then vote to go on without them — or, when half the voices or more are missing and
-        no vote can decide, sign this voice's abandon (it binds nobody else).
-
-        Two clocks (SPEC §10): a machine none of whose seats was heard for ``DISCONNECTED_MS`` is
-        asked about quickly; a connected one is a person thinking, never named before the move
-        clock (the genesis ``timeout_ms``) ran out.  Only people sign: a computer seat never votes
-        or abandons, its runner does for the whole machine."""
+        """A claim due at the open step (``policy``: the two clocks): ask the person (or, with no
+        person, decide), then sign it — a vote, or this voice's abandon (it binds nobody else).  Only
+        people sign: a computer seat never votes or abandons, its runner does for the whole machine."""
         att = self.attempt
         if att is None or self.seat is None or self.seat not in att.active or self._catching_up():
             return
         if not self._voices.is_person(self.seat) or self._open_key is None or self.left_behind:
             return  # (left behind by a majority, our view of the open step is not the table's)
-        me = self.seat
-        missing = att.missing
-        if not missing or any(self._voices.voice(s) == me for s in missing):
-            return  # our own machine owes something: it is not for us to wait for it
-        gone = self._voices.among(missing)
-        timeout = self.genesis.timeout_ms
-        waited = self._now - self._since
-        if waited < 2 * RETRY_MS or not all(self._due(v, waited) for v in gone):
-            return
         key = (att.head, att.step)
         # One vote and one abandon per seat and step, ever: what the journal holds counts too, so a
         # seat restored from it does not sign again with other seats named (that would be equivocation).
-        voted = key in self._voted or me in self._votes.get((att.step, att.head), {})
-        if key in self._ended_at or me in self._abandons.get((att.step, att.head), {}):
+        own = self.seat
+        if key in self._ended_at or own in self._abandons.get((att.step, att.head), {}):
             return
-        playing = decide.playing(self._voices, att)
-        if 2 * len(gone) >= len(playing):
-            # Half or more missing: no vote can decide; this voice may only go on (or stop) by itself.
-            end_match, seats = True, self._unheard(att, gone)
-        elif not voted:
-            end_match, seats = False, gone
-        else:
-            # We voted; if too few voices are heard from at this step for any vote to decide, this
-            # voice may go on by itself, one timeout later (asked again).
-            seats = self._unheard(att, gone, votes_only=True)
-            if 2 * len(seats) < len(playing):
-                return
-            end_match = True
+        held = {**self._votes.get((att.step, att.head), {}), **self._abandons.get((att.step, att.head), {})}
+        waited = self._now - self._since
+        timeout = self.genesis.timeout_ms
+        claim = policy.due(
+            policy.Observed(
+                self._voices,
+                att,
+                own,
+                waited,
+                self._now,
+                self._heard,
+                self._first_tick,
+                timeout,
+                held,
+                key in self._voted or own in self._votes.get((att.step, att.head), {}),
+            )
+        )
+        if claim is None:
+            return
+        end_match, seats = claim.kind == decide.ABANDON, claim.named
         asked = self._asked
         if asked is None or asked.key != key or asked.seats != seats or asked.end_match != end_match:
             asked = self._asked = _Asked(key, seats, self._now, end_match)
@@ -1578,38 +1565,11 @@ class Table:
         kind = "abandon" if end_match else "void_vote"
         self._certificate(kind, {"silent": list(seats)}, step=att.step, prev=att.head)
 
-    def _due(self, voice: int, waited: int) -> bool:
-        """Whether a missing voice may be named now: its machine is disconnected, or its move clock
-        (counted from when the step opened here) ran out."""
-        heard = self._heard.get(voice, self._first_tick)
-        return waited >= self.genesis.timeout_ms or self._now - heard >= DISCONNECTED_MS
-
-    def _unheard(self, att: Attempt, gone: tuple[int, ...], *, votes_only: bool = False) -> tuple[int, ...]:
-        """The voices an abandon at the open step names: those missing (whatever else they signed: a
-        seat that votes but never moves stops the game as surely), and the others of which this
-        replica holds nothing for the step — or, once we voted and a timeout passed (every voice
-        still there has voted by then), no vote or abandon."""
-        key = (att.step, att.head)
-
-        def heard(v: int) -> bool:
-            if v in self._votes.get(key, {}) or v in self._abandons.get(key, {}):
-                return True
-            seats = self._voices.seats_of((v,), att.active)
-            return not votes_only and any(att.holds(att.step, s) for s in seats)
-
-        return tuple(
-            v for v in decide.playing(self._voices, att) if v in gone or (v != self.seat and not heard(v))
-        )
-
     # ================================================================ helpers
 
     def _flush(self) -> list[out.Output]:
         produced, self._out = self._out, []
         return produced
-
-
-def _names(abandon: SignedMessage, n: int) -> tuple[int, ...]:
-    return bodies.silent_body(abandon.body, n, "an abandon")  # checked when it came
 
 
 def _dummy_policy(game: str) -> DummyPolicy | None:
@@ -1624,4 +1584,4 @@ def _dummy_policy(game: str) -> DummyPolicy | None:
     return choose
 
 
-__all__ = ["RETRY_MS", "UNPLACED_BYTES_PER_PEER", "SecretSource", "Table"]
+__all__ = ["DISCONNECTED_MS", "RETRY_MS", "UNPLACED_BYTES_PER_PEER", "SecretSource", "Table"]

@@ -1,0 +1,104 @@
+"""When a replica signs a claim: the two clocks (``protocol/SPEC.md`` §10).
+
+This is local policy, not part of what the messages decide (that is ``decide``): given what one
+replica observes — how long the open step has been open here, when each voice was last heard, what it
+holds for that step — it says which claim its seat may sign now, if any.  The replica then asks its
+person (or, with nobody to ask, waits as the spec says) and signs.
+
+Two clocks: a voice none of whose seats sent a frame for ``DISCONNECTED_MS`` is *disconnected* and may
+be named once the step has been open for ``2 · RETRY_MS``; a connected one is a person thinking, never
+named before the move clock (the genesis ``timeout_ms``) ran out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from p2pcards.table import decide
+from p2pcards.table.attempt import Attempt
+from p2pcards.table.voices import Voices
+
+RETRY_MS = 1_000
+"""While waiting, how often to re-send our part of the open step and ask peers to catch us up."""
+
+DISCONNECTED_MS = 10_000
+"""The connection clock: a machine none of whose seats sent a frame for this long is disconnected,
+and a seat waiting for it may vote it silent without waiting for its move clock.  A waiting seat
+sends something every ``RETRY_MS``, a thinking one too: ten seconds of nothing is a machine gone, not
+a person thinking, and long enough for a Wi-Fi to roam."""
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What one replica sees of the open step of ``att``."""
+
+    voices: Voices
+    att: Attempt
+    me: int
+    """This replica's seat (a person's)."""
+    waited: int
+    """Milliseconds since the step opened here."""
+    now: int
+    heard: Mapping[int, int]
+    """Per voice, when a frame from it last arrived (local time)."""
+    never_heard: int
+    """The time to count from for a voice never heard (this replica's first tick)."""
+    timeout: int
+    """The move clock, ``timeout_ms`` of the genesis."""
+    claims: Mapping[int, object]
+    """The voices with a vote or an abandon held for the open step after its head."""
+    voted: bool
+    """Whether this seat voted at the open step already."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    kind: str
+    """``decide.VOTE`` or ``decide.ABANDON``."""
+    named: tuple[int, ...]
+    after_vote: bool = False
+    """An abandon that comes because our own vote could not decide."""
+
+
+def due(seen: Observed) -> Claim | None:
+    """The claim this seat may sign at the open step now, or None (SPEC §10)."""
+    att, voices = seen.att, seen.voices
+    missing = att.missing
+    if not missing or any(voices.voice(s) == seen.me for s in missing):
+        return None  # our own machine owes something: it is not for us to wait for it
+    gone = voices.among(missing)
+    if seen.waited < 2 * RETRY_MS or not all(_past_clock(seen, v) for v in gone):
+        return None
+    playing = decide.playing(voices, att)
+    if 2 * len(gone) >= len(playing):
+        # Half or more missing: no vote can decide; this voice may only go on (or stop) by itself.
+        return Claim(decide.ABANDON, unheard(seen, gone))
+    if not seen.voted:
+        return Claim(decide.VOTE, gone)
+    # We voted; if too few voices are heard from at this step for any vote to decide, this voice
+    # may go on by itself.
+    named = unheard(seen, gone, votes_only=True)
+    if 2 * len(named) < len(playing):
+        return None
+    return Claim(decide.ABANDON, named, after_vote=True)
+
+
+def _past_clock(seen: Observed, voice: int) -> bool:
+    heard = seen.heard.get(voice, seen.never_heard)
+    return seen.waited >= seen.timeout or seen.now - heard >= DISCONNECTED_MS
+
+
+def unheard(seen: Observed, gone: tuple[int, ...], *, votes_only: bool = False) -> tuple[int, ...]:
+    """The voices an abandon at the open step names: those missing (whatever else they signed: a seat
+    that votes but never moves stops the game as surely), and the others of which this replica holds
+    nothing for the step — or, once we voted (every voice still there has voted by then), no vote or
+    abandon."""
+    att, voices = seen.att, seen.voices
+
+    def heard(v: int) -> bool:
+        if v in seen.claims:
+            return True
+        return not votes_only and any(att.holds(att.step, s) for s in voices.seats_of((v,), att.active))
+
+    return tuple(v for v in decide.playing(voices, att) if v in gone or (v != seen.me and not heard(v)))
