@@ -78,3 +78,18 @@ async def test_a_port_given_with_port_is_used_as_given_or_the_command_says_why(
         assert ann.of("table")  # it did reach the table; it refused to sit down on another port
         await table.send("quit")
         assert await table.finish() == 0
+
+
+async def test_a_joiner_refuses_a_table_whose_move_clock_is_too_short_unless_asked(procs: Procs) -> None:
+    """A 5 s move clock would name a person thinking on a Wi-Fi silent: the joiner says so and signs
+    nothing, unless its person asked for it by name."""
+    with trio.fail_after(60):
+        host = await procs.start("host", "host", "durak", *LOOPBACK, "--port", "0", "--admit", "all",
+                                 "--json", "--auto", "easy", "--timeout", "5")
+        port = await host_port(host)
+        ann = await procs.start("ann", "join", f"127.0.0.1:{port}", "--name", "Ann", "--auto", "easy",
+                                short_clock_ok=False)
+        assert await ann.finish() == 1
+        said = "\n".join(ann.output)
+        assert "its move clock is 5 s, too short" in said and "join --allow-short-timeout" in said
+        assert not host.of("admitted")

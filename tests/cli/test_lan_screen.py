@@ -30,7 +30,8 @@ def env_for(home: Path) -> dict[str, str]:
 
 
 def joiner(home: Path, port: str, name: str, log: Path) -> subprocess.Popen[bytes]:
-    args = ["-m", "p2pcards", "join", f"127.0.0.1:{port}", "--name", name, "--auto", "easy"]
+    args = ["-m", "p2pcards", "join", f"127.0.0.1:{port}", "--name", name, "--auto", "easy",
+            "--allow-short-timeout"]
     with open(log, "wb") as sink:
         return subprocess.Popen([sys.executable, *args], env=env_for(home), cwd=ROOT,
                                 stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT)

@@ -38,7 +38,9 @@ from p2pcards.store import GameStore, Peers, StoreError, load_or_create
 from p2pcards.table.genesis import Genesis, GenesisError
 from p2pcards.wire import fingerprint
 
-DEFAULT_TIMEOUT = 300
+DEFAULT_TIMEOUT = 180
+"""The move clock of a table, in seconds: long enough for a person to think over a hard trick or an
+Azi raise, so that a person at the table is never named silent for thinking (SPEC §10)."""
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,8 +75,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="ask: you admit or refuse each player (default); all: admit everyone whose key "
                         "is new or known (a changed key is refused)")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"seconds a silent seat is waited for before the others may vote its hand void "
-                        f"(default {DEFAULT_TIMEOUT})")
+                   help=f"the move clock: seconds a connected player may think over a move before the "
+                        f"others are asked whether to go on without them (default {DEFAULT_TIMEOUT}; a "
+                        f"laptop that stops answering is asked about after 10 s); joiners refuse under "
+                        f"{opt.MIN_PLAYABLE_TIMEOUT} s unless they pass `join --allow-short-timeout`")
     p.add_argument("--no-mdns", action="store_true",
                    help="do not announce the table (players join by address)")
     p.add_argument("--auto", default=None, metavar="LEVEL",

@@ -32,6 +32,7 @@ from p2pcards.cli.lan.finding import DEALER_WORDS, find_table
 from p2pcards.cli.lan.runner import Context, LanError, run_trio
 from p2pcards.cli.lan.summary import changed_options
 from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out, changed_key_warning
+from p2pcards.cli.screen import words
 from p2pcards.net.discovery import TableAd, option_text
 from p2pcards.net.handshake import ANY_BIND, HANDSHAKE_VERSION, Why
 from p2pcards.net.joining import Invitation, Joining, connect
@@ -81,6 +82,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="let a computer player of LEVEL play your seat (nothing is read from the keyboard)")
     p.add_argument("--json", action="store_true",
                    help="print events as JSON lines; moves are read as lines from standard input")
+    p.add_argument("--allow-short-timeout", action="store_true",
+                   help=f"sit down at a table whose move clock is under {opt.MIN_PLAYABLE_TIMEOUT} s "
+                        "(refused otherwise: a player thinking would be named silent; for trying "
+                        "things out and for tests)")
     p.add_argument("--allow-seeded-dealer", action="store_true",
                    help="for tests only: sit down at a table dealt by the seeded dealer, whose deck "
                         "anyone can predict (refused otherwise)")
@@ -100,6 +105,7 @@ class JoinConfig:
     timeout: float
     auto: str | None
     allow_seeded: bool = False
+    allow_short_timeout: bool = False
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> JoinConfig:
@@ -118,6 +124,7 @@ class JoinConfig:
             timeout=opt.seconds(args.timeout, "--timeout", 0.5, 3600),
             auto=None if args.auto is None else opt.level(args.auto, "--auto"),
             allow_seeded=bool(getattr(args, "allow_seeded_dealer", False)),
+            allow_short_timeout=bool(getattr(args, "allow_short_timeout", False)),
         )
 
 
@@ -405,6 +412,11 @@ def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out)
         if not config.allow_seeded:
             raise LanError("not sitting down at a table with the seeded dealer (`join --allow-seeded-dealer` "
                            "accepts it, for tests)")
+    if offer.timeout_ms < opt.MIN_PLAYABLE_TIMEOUT * 1000 and not config.allow_short_timeout:
+        shown_clock = words.duration(offer.timeout_ms // 1000)
+        raise LanError(f"not sitting down at {table!r}: its move clock is {shown_clock}, too short to think "
+                       f"over a move on a Wi-Fi (the host sets it with `host --timeout`; at least "
+                       f"{opt.MIN_PLAYABLE_TIMEOUT} s, or `join --allow-short-timeout` accepts it)")
     if offer.free <= 0:
         raise LanError(f"{table!r} has no free seat")
     return replace(target, label=table)

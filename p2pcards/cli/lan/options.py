@@ -22,6 +22,9 @@ PLAYER_LEVELS: Final = (*LEVELS, "random")
 MIN_CODE: Final = 4
 MAX_CODE: Final = 32
 MIN_TIMEOUT: Final = 5
+MIN_PLAYABLE_TIMEOUT: Final = 30
+"""The shortest move clock a joiner sits down with unless asked by name: shorter, a person on a Wi-Fi
+is named silent for thinking (SPEC §10)."""
 MAX_TIMEOUT: Final = 3600
 
 
