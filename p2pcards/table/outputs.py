@@ -166,6 +166,8 @@ class SilentSeats:
     ask: bool
     auto_at: int | None
     end_match: bool = False
+    awaited: tuple[int, ...] = ()
+    """The seats of ``seats`` the step awaits (the others sent nothing at it either)."""
 
 
 @dataclass(frozen=True)

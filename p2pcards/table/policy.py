@@ -59,6 +59,8 @@ class Claim:
     named: tuple[int, ...]
     after_vote: bool = False
     """An abandon that comes because our own vote could not decide."""
+    awaited: tuple[int, ...] = ()
+    """The voices the open step still awaits (``named`` may name more: voices silent at it)."""
 
 
 def due(seen: Observed) -> Claim | None:
@@ -73,15 +75,15 @@ def due(seen: Observed) -> Claim | None:
     playing = decide.playing(voices, att)
     if 2 * len(gone) >= len(playing):
         # Half or more missing: no vote can decide; this voice may only go on (or stop) by itself.
-        return Claim(decide.ABANDON, unheard(seen, gone))
+        return Claim(decide.ABANDON, unheard(seen, gone), awaited=gone)
     if not seen.voted:
-        return Claim(decide.VOTE, gone)
+        return Claim(decide.VOTE, gone, awaited=gone)
     # We voted; if too few voices are heard from at this step for any vote to decide, this voice
     # may go on by itself.
     named = unheard(seen, gone, votes_only=True)
     if 2 * len(named) < len(playing):
         return None
-    return Claim(decide.ABANDON, named, after_vote=True)
+    return Claim(decide.ABANDON, named, after_vote=True, awaited=gone)
 
 
 def _past_clock(seen: Observed, voice: int) -> bool:

@@ -1554,7 +1554,9 @@ class Table:
             elif asked.asked_at < 0 and self._now >= asked.ask_at:
                 asked.asked_at = self._now
                 self._out.append(
-                    out.SilentSeats(att.step, seats, waited, True, self._now + timeout, end_match)
+                    out.SilentSeats(
+                        att.step, seats, waited, True, self._now + timeout, end_match, claim.awaited
+                    )
                 )
                 return
             else:

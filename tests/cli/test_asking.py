@@ -38,6 +38,8 @@ class Replica:
     over: bool = False
     stopped: object = None
     hand_number: int = 3
+    left_behind: bool = False
+    returning: bool = False
 
 
 @dataclass
@@ -164,3 +166,23 @@ def test_the_deadline_of_a_silent_seat_is_counted_down() -> None:
         seat.json_open.countdown()
     said = [e["seconds"] for e in seat.events() if e["event"] == "countdown"]
     assert said == [120, 60, 30, 10]
+
+
+def test_a_late_answer_to_a_question_the_table_moved_past_is_told_so_not_read_as_a_move() -> None:
+    seat = Seat()
+    seat.open.add(silent())
+    seat.replica.chain.step = 41
+    seat.replica.waiting_for = (1,)
+    seat.open.prune()  # Bob answered after all
+    assert seat.open.take("y"), "the late y is taken, not left to the turn as a move"
+    assert "That question is no longer open (they answered after all)." in seat.text.getvalue()
+    assert seat.node.told == []
+    assert not seat.open.take("y"), "only the first late answer is taken"
+
+
+def test_the_question_names_the_seat_awaited_apart_from_those_that_sent_nothing_either() -> None:
+    question = questions.silent("Bob", False, 300, True, 300, (1, 2), 40, 300_000, quiet="Ann")
+    first = question.lines[0].plain
+    assert first == "Bob: the game has waited 5 min, and nothing came from Ann at this step either."
+    assert question.prompt.startswith("Go on without Bob and Ann by your own word?")
+    assert "does not bind them" in question.lines[1].plain

@@ -18,6 +18,16 @@ from p2pcards.cli.screen import questions, words
 from p2pcards.cli.screen.questions import Question
 from p2pcards.cli.screen.screen import GameScreen
 
+MOOT_WHY = {
+    "over": "the match is over",
+    "out": "you are out of this hand",
+    "spoke": "they answered after all",
+    "went on": "the table went on without them",
+    "back": "they are back at the table",
+    "asked": "you asked already",
+}
+"""Why a question was dropped, as a late answer to it is told."""
+
 COUNTDOWN_S = (120, 60, 30, 10)
 """Seconds before a silent seat's deadline at which the screen says how long is left."""
 
@@ -45,6 +55,8 @@ class OpenQuestions:
         """Per silent step, the last countdown mark said."""
         self.returning = False
         """This seat asked to be dealt in again and waits for the others to sign it."""
+        self._gone: tuple[Question, str] | None = None
+        """The last question dropped as moot, and why: a late answer to it is told so."""
 
     @property
     def current(self) -> Question | None:
@@ -70,6 +82,12 @@ class OpenQuestions:
     def take(self, raw: str) -> bool:
         """Answer the current question with ``raw`` if it is an answer to it; whether it was."""
         question = self.current
+        if question is None and self._gone is not None and self._gone[0].read(raw) is not None:
+            # A late answer to a question the table moved past: say so, rather than read it as a move.
+            why = self._gone[1]
+            self._gone = None
+            self.screen.say(Text(f"That question is no longer open ({MOOT_WHY.get(why, why)}).", style="dim"))
+            return True
         meaning = None if question is None else question.read(raw)
         if question is None or meaning is None:
             return False
@@ -98,9 +116,12 @@ class OpenQuestions:
         if question.kind == questions.SILENT:
             self.answers.decide_silent(meaning == "go")
             who = words.join([names[s] for s in question.seats])
-            if meaning == "go":
+            if meaning == "go" and question.fields.get("end_match"):
+                self.screen.say(Text(f"Your program goes on without {who} by your own word (unconfirmed: it "
+                                     "binds nobody named).", style="dim"))
+            elif meaning == "go":
                 self.screen.say(Text(f"Your program votes to go on without {who}; the table goes on once "
-                                     "the other players' programs agree.", style="dim"))
+                                     "more than half of the table agrees.", style="dim"))
             else:
                 self.screen.say(Text(f"You keep waiting for {who}; you are asked again if they stay silent.",
                                      style="dim"))
@@ -134,7 +155,8 @@ class OpenQuestions:
                 continue
             self.screen.term.emit({"event": "moot", "question": question.kind, "seats": list(question.seats),
                                    "reason": reason})
-            if reason == "spoke":
+            self._gone = (question, reason)
+            if reason == "spoke" and not self.screen.replaying:
                 who = words.join([self.screen.names[s] for s in question.seats])
                 self.screen.say(Text(f"{who} answered after all: no need to decide.", style="dim"))
         self.open = kept

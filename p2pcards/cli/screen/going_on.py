@@ -134,9 +134,12 @@ def _silent(screen: GameScreen, event: out.SilentSeats) -> None:
                       "end_match": event.end_match})
     if not event.ask:
         return
-    shown = describe.seat_names(event.seats, screen.names)
-    screen.ask(questions.silent(shown, len(event.seats) > 1, waited, event.end_match, auto_in, event.seats,
-                                event.step, event.auto_at))
+    awaited = event.awaited or event.seats
+    quiet = tuple(s for s in event.seats if s not in awaited)
+    shown = describe.seat_names(awaited, screen.names)
+    quiet_shown = describe.seat_names(quiet, screen.names) if quiet else ""
+    screen.ask(questions.silent(shown, len(awaited) > 1, waited, event.end_match, auto_in, event.seats,
+                                event.step, event.auto_at, quiet_shown))
 
 
 @renders(out.ReturnAsked)

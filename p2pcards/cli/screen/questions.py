@@ -67,21 +67,27 @@ def _words(**meanings: tuple[str, ...]) -> dict[str, str]:
 
 
 def silent(names: str, plural: bool, waited_s: int, end_match: bool, auto_in_s: int | None,
-           seats: tuple[int, ...], step: int, auto_at: int | None) -> Question:
-    """Keep waiting for ``names`` (silent ``waited_s`` seconds), or go on without them?"""
+           seats: tuple[int, ...], step: int, auto_at: int | None, quiet: str = "") -> Question:
+    """Keep waiting for ``names`` (silent ``waited_s`` seconds), or go on without them?  ``quiet``:
+    those named whom the step does not await, but who sent nothing at it either."""
     them = "them"
-    has = "have" if plural else "has"
-    first = Text(f"{names} {has} not answered for {words.duration(waited_s)}.", style="bold yellow")
+    everyone = f"{names} and {quiet}" if quiet else names
+    if quiet:
+        first = Text(f"{names}: the game has waited {words.duration(waited_s)}, and nothing came from "
+                     f"{quiet} at this step either.", style="bold yellow")
+    else:
+        has = "have" if plural else "has"
+        first = Text(f"{names} {has} not answered for {words.duration(waited_s)}.", style="bold yellow")
     if end_match:
         what = Text(f"Half the table or fewer is left here, so no vote can decide for {them}: going on "
                     f"without {them} is your own word (unconfirmed), which does not bind {them}. The hand "
                     "is dealt again without them, or, with too few players left, the match ends here for "
                     "you (recorded as abandoned).", style="yellow")
-        prompt = f"Go on without {names} by your own word? [y = go on, n = keep waiting]"
+        prompt = f"Go on without {everyone} by your own word? [y = go on, n = keep waiting]"
     else:
         what = Text(f"Going on without {them} voids this hand: it is dealt again without {them}, and they "
                     "may ask to come back later.", style="yellow")
-        prompt = f"Go on without {names}? [y = go on, n = keep waiting]"
+        prompt = f"Go on without {everyone}? [y = go on, n = keep waiting]"
     if auto_in_s is not None:
         prompt += f" (by itself in {words.duration(auto_in_s)})"
     return Question(
