@@ -1165,10 +1165,12 @@ class Table:
         ``decide``), or a check that failed; at one step a decision comes before a fault."""
         best: Change | None = None
         best_step = -1
+        latest: dict[int, int] | None = None
         for step, prev in sorted(set(self._votes) | set(self._abandons)):
             if att.head_before(step) != prev or (att.complete and step == att.seal_step):
                 continue
-            decision = self._binding_at(att, step, prev)
+            latest = self._latest(att) if latest is None else latest
+            decision = self._binding_at(att, step, prev, latest)
             if decision is not None:
                 best, best_step = self._change_of(decision), step
                 break
@@ -1182,19 +1184,22 @@ class Table:
         kind = SILENT if decision.majority else UNCONFIRMED
         return Change(kind, decision.seats, decision.step, decision.prev)
 
-    def _binding_at(self, att: Attempt, step: int, prev: bytes) -> Decision | None:
+    def _binding_at(
+        self, att: Attempt, step: int, prev: bytes, latest: Mapping[int, int] | None = None
+    ) -> Decision | None:
         """The decision at ``step`` of ``att`` that this replica takes (the first in change order), if
         any; one naming its own voice that it does not take (yet) is told to its user."""
         taken: list[tuple[Change, Decision]] = []
         votes = self._votes.get((step, prev), {})
         found: list[Decision] = []
         by_votes = decide.vote_decision(
-            self._voices, att, step, prev, votes, lambda v: self._spent(att, step, v), self.n
+            self._voices, att, step, prev, votes, lambda v: self._spent(att, step, v, latest), self.n
         )
         if by_votes is not None:
             found.append(by_votes)
         for voice, claim in sorted(self._abandons.get((step, prev), {}).items()):
-            word = decide.word_of(self._voices, att, step, prev, claim, self._spent(att, step, voice), self.n)
+            spent = self._spent(att, step, voice, latest)
+            word = decide.word_of(self._voices, att, step, prev, claim, spent, self.n)
             if word is not None:
                 found.append(word)
         for decision in found:
@@ -1207,21 +1212,29 @@ class Table:
     def _consented(self, step: int) -> bool:
         return any(c.step >= step for c in self._consents)
 
-    def _spent(self, att: Attempt, step: int, voice: int) -> bool:
-        """Whether ``voice`` signed something later than ``step`` of ``att``: in ``att``, or — at the
-        seal of the last final hand — in the next hand dealt as if nobody were voted out there."""
+    def _spent(self, att: Attempt, step: int, voice: int, latest: Mapping[int, int] | None) -> bool:
+        """Whether ``voice`` signed something later than ``step`` of ``att``: in ``att`` (``latest``, its
+        last step signed there, computed once per derivation), or — at the seal of the last final hand —
+        in the next hand dealt as if nobody were voted out there."""
         if self._finals and self._finals[-1].attempt is att and step == att.seal_step:
             head = start_head(seal_head(att.seal_prev), self._carried(att, None))
             return voice in self._unplaced.senders(head) or any(
                 m.seat == voice for m in self._by_prev.get(head, ())
             )
-        if att.signed_after(step, voice):
-            return True
-        return any(
-            s > step and voice in claims and att.head_before(s) == prev
-            for book in (self._votes, self._abandons)
-            for (s, prev), claims in book.items()
-        )
+        return (self._latest(att) if latest is None else latest).get(voice, -1) > step
+
+    def _latest(self, att: Attempt) -> dict[int, int]:
+        """Per seat, the last step it signed something for in ``att``: a step, a seal, a vote or an
+        abandon."""
+        latest: dict[int, int] = {}
+        for m in att.messages():
+            latest[m.seat] = max(latest.get(m.seat, -1), m.step)
+        for book in (self._votes, self._abandons):
+            for (s, prev), claims in book.items():
+                if att.head_before(s) == prev:
+                    for seat in claims:
+                        latest[seat] = max(latest.get(seat, -1), s)
+        return latest
 
     def _gone_without_us(self, decision: Decision) -> None:
         """The others went on without this voice at a step (a majority's decision, or some voice's own
