@@ -257,7 +257,9 @@ def _judge(
     )
     tables = [net.peers[s].table for s in present]
     rep.finished = all(t.over or t.stopped is not None for t in tables)
-    rep.agree = len({t.digest() for t in tables}) == 1
+    # Replicas that ended the match by their own word (half the table or fewer: unconfirmed) bind
+    # nobody and need not agree with anyone; every other honest replica must.
+    rep.agree = len({t.digest() for t in tables if not t.abandoned}) <= 1
     rep.hands = max((len(t.hands_played) for t in tables), default=0)
     rep.hands_after_leave = max(0, rep.hands - net.left_at_hand) if net.left is not None else 0
     rep.returns = int(net.returned)

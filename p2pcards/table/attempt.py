@@ -137,6 +137,11 @@ class Attempt:
         self.changes = changes
         self.match = match
         self.holders = holders
+        self.at_table = tuple(
+            s.seat for s in match.standings().seats if s.status in ("playing", "out")
+        )
+        """The seats still at the table: every seat of the match but those dealt out (away, or an open
+        dummy); a seat out of chips (Azi) watches, and still has a voice (``decide``)."""
         self.dummies = dummies
         self.dealer = dealer
         self._full = sum(1 << s for s in holders)

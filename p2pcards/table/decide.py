@@ -67,8 +67,9 @@ def named(claim: SignedMessage, n: int) -> tuple[int, ...]:
 
 
 def playing(voices: Voices, att: Attempt) -> tuple[int, ...]:
-    """The voices playing ``att``: the people whose seat, or one of whose computers, holds a key."""
-    return voices.among(att.active)
+    """The voices at the table of ``att``: the people whose seat, or one of whose computers, is still
+    in the match (a key holder, or a seat out of chips that watches); not those dealt out."""
+    return voices.among(att.at_table)
 
 
 def claim_problem(
@@ -78,8 +79,8 @@ def claim_problem(
     it is not); the texts are SPEC §6.1 and §6.2's."""
     if not voices.is_person(signer):
         return f"seat {signer} is a computer player: seat {voices.voice(signer)} speaks for its machine"
-    if signer not in att.active:
-        return f"seat {signer} is not playing this hand"
+    if signer not in att.at_table:
+        return f"seat {signer} is not at the table"
     if signer in silent:
         if kind == VOTE:
             return "a seat votes others silent, never itself"
@@ -99,7 +100,7 @@ def claim_problem(
     if 2 * len(silent) < len(voters):
         return "a seat ends the match only when half the players or more are silent"
     if not set(silent) <= set(voters):
-        return f"seats {list(silent)} are not all playing this hand"
+        return f"seats {list(silent)} are not all at the table"
     if not set(silent) & set(awaited):
         return f"none of seats {list(silent)} was awaited at step {step}"
     return ""

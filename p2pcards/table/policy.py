@@ -103,4 +103,9 @@ def unheard(seen: Observed, gone: tuple[int, ...], *, votes_only: bool = False) 
             return True
         return not votes_only and any(att.holds(att.step, s) for s in voices.seats_of((v,), att.active))
 
-    return tuple(v for v in decide.playing(voices, att) if v in gone or (v != seen.me and not heard(v)))
+    holders = set(voices.among(att.active))
+    return tuple(
+        v
+        for v in decide.playing(voices, att)
+        if v in gone or (v != seen.me and not heard(v) and (votes_only or v in holders))
+    )

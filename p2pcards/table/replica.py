@@ -1521,17 +1521,26 @@ class Table:
         person, decide), then sign it — a vote, or this voice's abandon (it binds nobody else).  Only
         people sign: a computer seat never votes or abandons, its runner does for the whole machine."""
         att = self.attempt
-        if att is None or self.seat is None or self.seat not in att.active or self._catching_up():
+        if att is None or self.seat is None or self.seat not in att.at_table or self._catching_up():
             return
-        if not self._voices.is_person(self.seat) or self._open_key is None or self.left_behind:
-            return  # (left behind by a majority, our view of the open step is not the table's)
+        if not self._voices.is_person(self.seat) or self._open_key is None:
+            return
+        gone = self._pending_gone
+        if gone is not None and gone.majority and self.left_behind:
+            return  # left behind by a majority: our view of the open step is not the table's
         key = (att.head, att.step)
         # One vote and one abandon per seat and step, ever: what the journal holds counts too, so a
         # seat restored from it does not sign again with other seats named (that would be equivocation).
         own = self.seat
         if key in self._ended_at or own in self._abandons.get((att.step, att.head), {}):
             return
-        held = {**self._votes.get((att.step, att.head), {}), **self._abandons.get((att.step, att.head), {})}
+        # A voice whose abandon names ours has gone on without us: it is not at this step with us.
+        with_us = {
+            v: m
+            for v, m in self._abandons.get((att.step, att.head), {}).items()
+            if own not in decide.named(m, self.n)
+        }
+        held = {**self._votes.get((att.step, att.head), {}), **with_us}
         waited = self._now - self._since
         timeout = self.genesis.timeout_ms
         claim = policy.due(
