@@ -310,11 +310,14 @@ def _waiting(room: Room) -> list[int]:
 
 
 def shrink(
-    game: str, shape: Shape, seed: int, options: dict[str, Any], failing: Outcome, budget: int = 300
+    game: str, shape: Shape, seed: int, options: dict[str, Any], failing: Outcome, budget: int | None = None
 ) -> Outcome:
     """A shorter schedule that still breaks the same invariant (by its name): remove chunks of choices,
-    halving their size down to single ones, re-running each candidate (at most ``budget`` runs).  A
-    violation found within the schedule is looked for there alone: no calm phase for the candidates."""
+    halving their size down to single ones, re-running each candidate (at most ``budget`` runs: by
+    default 300, or 60 when the violation came in the calm phase, whose every candidate plays the
+    match to its end).  A violation found within the schedule is looked for there alone."""
+    if budget is None:
+        budget = 60 if failing.calm else 300
     best = failing
     name = _invariant(failing.violation)
     runs = 0
