@@ -90,6 +90,8 @@ class Room:
     own_steps: list[SignedMessage] = field(default_factory=list)
     honest_votes: set[tuple[int, bytes, int]] = field(default_factory=set)
     """(step, prev, voice named) of every vote an honest seat signed."""
+    honest_words: set[tuple[int, bytes, int, int]] = field(default_factory=set)
+    """(step, prev, signer, voice named) of every abandon an honest seat signed."""
     abandoners: set[int] = field(default_factory=set)
     """Honest seats that signed an abandon: each went on by its own word, and may leave the others."""
     sealed: list[list[bytes]] = field(default_factory=list)
@@ -184,6 +186,8 @@ class Room:
                 self._see(msg)
         elif msg.kind == "abandon":
             self.abandoners.add(seat)
+            for v in bodies.silent_body(msg.body, self.shape.seats, "an abandon"):
+                self.honest_words.add((msg.step, msg.prev, seat, v))
         elif msg.kind == "void_vote":
             for v in bodies.silent_body(msg.body, self.shape.seats, "a void vote"):
                 self.honest_votes.add((msg.step, msg.prev, v))
@@ -304,12 +308,28 @@ class Room:
                     )
                 if why == SILENT:
                     self._check_majority(seat, t, x)
+                elif why == UNCONFIRMED:
+                    self._check_own_word(seat, t, x)
             if t.over and not t.abandoned and t.stopped is None and UNCONFIRMED not in gone.values():
                 finished.setdefault(t.digest(), seat)
         # (Only once nothing is in flight: a conviction after the end reaches one replica first.)
         if len(finished) > 1 and not self.pending and not self.urgent:
             seats = sorted(finished.values())
             raise Violation(f"finished honest replicas disagree: seats {seats} ended with different digests")
+
+    def _check_own_word(self, seat: int, t: Table, x: int) -> None:
+        """Seat ``x`` out as unconfirmed: an abandon, which binds its signer's voice alone."""
+        me, voice = self.voices.voice(seat), self.voices.voice(x)
+        where = [(c.step, c.prev) for c in t._changes if c.kind == UNCONFIRMED and x in c.seats]
+        if where:
+            backed = any((step, prev, me, voice) in self.honest_words for step, prev in where)
+        else:
+            backed = me in self.abandoners
+        if not backed:
+            raise Violation(
+                f"a minority of voices bound an honest replica: seat {seat} holds seat {x} out as "
+                "unconfirmed, by an abandon it did not sign"
+            )
 
     def _sure_left(self) -> bool:
         """The sure voice left the match by its own word (it ended, or went on without the others):
