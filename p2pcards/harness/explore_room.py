@@ -318,17 +318,24 @@ class Room:
             raise Violation(f"finished honest replicas disagree: seats {seats} ended with different digests")
 
     def _check_own_word(self, seat: int, t: Table, x: int) -> None:
-        """Seat ``x`` out as unconfirmed: an abandon, which binds its signer's voice alone."""
+        """Seat ``x`` out as unconfirmed: an abandon, which binds its signer's voice alone — and a voice
+        it names once that voice consented (returned); so the abandon must be this replica's own, or
+        an honest seat's naming this replica's voice.  A cheater's never binds an honest replica."""
         me, voice = self.voices.voice(seat), self.voices.voice(x)
         where = [(c.step, c.prev) for c in t._changes if c.kind == UNCONFIRMED and x in c.seats]
+        words = self.honest_words
         if where:
-            backed = any((step, prev, me, voice) in self.honest_words for step, prev in where)
-        else:
-            backed = me in self.abandoners
+            backed = any(
+                (step, prev, h, voice) in words and (h == me or (step, prev, h, me) in words)
+                for step, prev in where
+                for h in sorted(self.abandoners)
+            )
+        else:  # (out since an earlier hand: the decision was checked while it was being taken)
+            backed = any(h == me or v == me for _, _, h, v in words)
         if not backed:
             raise Violation(
                 f"a minority of voices bound an honest replica: seat {seat} holds seat {x} out as "
-                "unconfirmed, by an abandon it did not sign"
+                "unconfirmed, by an abandon neither its own nor an honest one naming it"
             )
 
     def _sure_left(self) -> bool:
