@@ -13,6 +13,7 @@ from rich.progress import Progress
 from p2pcards.cli.common import UsageError, game_options, print_json
 from p2pcards.games import GAMES, GameError
 from p2pcards.harness.byzantine import BEHAVIOURS
+from p2pcards.harness.explore import SHAPES
 from p2pcards.harness.network import Faults
 from p2pcards.harness.run import GameReport, run_game, summarize
 from p2pcards.store import journal
@@ -51,6 +52,24 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--fuzz", type=int, default=None, metavar="M",
         help="instead of the games above, fuzz one replica with up to M re-signed mutations of real frames "
         "per seed (p2pcards.harness.fuzz)",
+    )
+    p.add_argument(
+        "--explore", type=int, default=None, metavar="N",
+        help="instead of the games above, explore N seeded schedules per table shape of what a minority of "
+        "cheating voices and the network can do, checking the table's promises after every delivery "
+        "(p2pcards.harness.explore)",
+    )
+    p.add_argument(
+        "--explore-seed", type=int, default=1, metavar="S", help="the first schedule's seed (default 1)"
+    )
+    p.add_argument(
+        "--shape", default=None, metavar="NAME",
+        help=f"explore one table shape: {', '.join(s.name for s in SHAPES)} (default: every one the game "
+        "fits)",
+    )
+    p.add_argument(
+        "--schedule", default=None, metavar="LIST",
+        help="replay one schedule: comma-separated choices, as printed for a violation",
     )
     p.add_argument(
         "--journals",
@@ -98,6 +117,12 @@ def run(args: argparse.Namespace) -> int:
     seeds = [args.seed] if args.seed is not None else list(range(1, args.seeds + 1))
     if args.fuzz is not None:
         return _fuzz(args, seeds)
+    if args.explore is not None:
+        from p2pcards.cli.explore import run_explore
+
+        return run_explore(args, options)
+    if args.schedule is not None or args.shape is not None:
+        raise UsageError("--schedule and --shape go with --explore")
     reports: list[GameReport] = []
     started = time.perf_counter()
     with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:

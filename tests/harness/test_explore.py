@@ -1,0 +1,106 @@
+"""The exploring adversary: a bounded run finds nothing in the table's rule, a rule broken on purpose is
+caught, shrunk and replayed from the printed command."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable, Mapping
+
+import pytest
+
+from p2pcards.cli import main
+from p2pcards.harness import explore as ex
+from p2pcards.table import decide
+from p2pcards.table.attempt import Attempt
+from p2pcards.table.voices import Voices
+from p2pcards.wire import SignedMessage
+
+SHAPES = {s.name: s for s in ex.SHAPES}
+
+
+def test_a_bounded_run_finds_nothing() -> None:
+    shapes = [SHAPES["3"], SHAPES["4c"], SHAPES["5c"]]
+    reports = ex.explore("azi", schedules=2, seed=1, shapes=shapes, length=150)
+    assert [r.shape for r in reports] == ["3", "4c", "5c"]
+    for r in reports:
+        assert r.schedules == 2
+        assert r.deliveries > 500  # the matches were played to their end, not just set up
+        assert r.violations == [], r.violations
+
+
+def _without_majority(
+    voices: Voices,
+    att: Attempt,
+    step: int,
+    prev: bytes,
+    votes: Mapping[int, SignedMessage],
+    spent: Callable[[int], bool],
+    n: int,
+) -> decide.Decision | None:
+    """``vote_decision`` with the majority requirement forgotten: any unspent vote decides."""
+    live = tuple(v for v in decide.playing(voices, att) if v in votes and not spent(v))
+    silent = tuple(v for v in voices.among(att.awaited_at(step)) if v not in votes)
+    if not silent or not live or not all(set(silent) <= set(decide.named(votes[v], n)) for v in live):
+        return None
+    seats = voices.seats_of(silent, att.active)
+    return decide.Decision(step, prev, silent, seats, live, True, tuple(votes[v] for v in live))
+
+
+def test_a_rule_without_its_majority_is_caught_shrunk_and_replayed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(decide, "vote_decision", _without_majority)
+    shape = SHAPES["4"]
+    found = ex.run_schedule("azi", shape, 1, {})
+    assert found.violation is not None and found.violation.startswith("a minority of voices bound")
+    small = ex.shrink("azi", shape, 1, {}, found, budget=80)
+    assert small.violation is not None and small.violation.startswith("a minority of voices bound")
+    assert len(small.schedule) < len(found.schedule) // 2
+    again = ex.run_schedule("azi", shape, 1, {}, small.schedule)
+    assert again.violation == small.violation
+
+    command = ex.replay_command("azi", shape, 1, small.schedule, {})
+    argv = shlex.split(command)
+    assert argv[:2] == ["p2pcards", "harness"]
+    assert main([*argv[1:], "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    [report] = result["explore"]
+    assert report["shape"] == "4"
+    assert [v["violation"] for v in report["violations"]] == [small.violation]
+
+
+def test_the_command_prints_the_shapes_and_what_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["harness", "azi", "--explore", "1", "--explore-seed", "3", "--shape", "3"])
+    text = capsys.readouterr().out
+    assert "shape  seats  cheaters  schedules  deliveries checked  violations" in text
+    line = next(x for x in text.splitlines() if x.strip().startswith("3 "))
+    assert line.split()[:4] == ["3", "3", "1", "1"]
+    assert code == (0 if "nothing found" in text else 1)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--explore", "0"], "--explore must be positive"),
+        (["--explore", "1", "--explore-seed", "-1"], "--explore-seed must be from 0"),
+        (["--explore", "1", "--schedule", "1,x"], "'x' is not a choice"),
+        (["--explore", "2", "--schedule", "1,2"], "give --explore 1"),
+        (["--explore", "1", "--shape", "9"], "unknown shape '9'"),
+        (["--schedule", "1"], "--schedule and --shape go with --explore"),
+    ],
+)
+def test_bad_explore_values_are_refused_clearly(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["harness", "durak", *argv])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_shape_the_game_cannot_seat_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert [s.name for s in ex.shapes_for("spades", {})] == ["4", "4c"]
+    with pytest.raises(SystemExit):
+        main(["harness", "spades", "--explore", "1", "--shape", "3"])
+    assert "spades cannot be played by 3 seats" in capsys.readouterr().err
