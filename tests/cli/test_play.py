@@ -124,6 +124,7 @@ def test_json_input_reports_mistakes_and_end_of_input_leaves(
         (["azi", "-o", "ante=0"], "ante"),
         (["durak", "--dealer", "croupier"], "--dealer must be one of"),
         (["durak", "--players", "two"], "invalid int value"),
+        (["durak", "--think", "soon"], "--think 'soon': give the seconds"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_clear_message(

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2pcards.ai.budget import Tally, Work, units_for
 from p2pcards.ai.durak.normal import NormalPlayer
 from p2pcards.ai.durak.solver import Budget, Solver, active_pair, end_value
 from p2pcards.ai.sampling import sample_assignment
@@ -52,6 +53,10 @@ from p2pcards.games.durak.state import (
 )
 from p2pcards.games.rng import Rng
 
+WORLD_UNITS = 200
+"""Work units charged for sampling a deal and building its search state (measured: about as long as
+200 playout moves)."""
+
 STRENGTH = [[c % 13 + (13 if c // 13 == t else 0) for c in range(52)] for t in range(4)]
 
 
@@ -59,14 +64,13 @@ STRENGTH = [[c % 13 + (13 if c // 13 == t else 0) for c in range(52)] for t in r
 class Effort:
     """How much Hard searches per decision (iterations, never time)."""
 
-    worlds: int = 24
-    """Deals of the hidden cards sampled per decision before the endgame."""
     leaf_nodes: int = 300
     """Solver nodes allowed to finish one playout exactly once its talon is empty (two players)."""
     leaf_cards: int = 12
     """A playout is handed to the solver only once the two hands hold this many cards or fewer."""
-    root_nodes: int = 60_000
-    """Solver nodes allowed per decision in a two-player endgame before falling back to sampling."""
+    root_share: int = 2
+    """In a two-player endgame the solver may spend 1/``root_share`` of the decision's budget before
+    falling back to sampling with the rest."""
     table_limit: int = 300_000
     """Positions the solver may remember within a hand before it starts afresh."""
     search_talon: int = 8
@@ -120,10 +124,19 @@ def policy(s: DurakState) -> int:
 class HardPlayer:
     level = "hard"
 
-    def __init__(self, rules: Rules, seed: int = 0, effort: Effort | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int = 0, effort: Effort | None = None,
+                 budget: int | None = None) -> None:
         self.rules = rules
         self.rng = Rng(seed)
         self.effort = effort or Effort()
+        self.budget = units_for("durak") if budget is None else budget
+        """Work units per decision: playout moves and solver positions."""
+        self.work = Work(self.budget)
+        """The last decision's budget and what it spent."""
+        self.samples = 0
+        """Deals the last decision sampled."""
+        self.tally: Tally | None = None
+        """The last decision's sampled values, if it sampled."""
         self.normal = NormalPlayer(rules, seed)
         self.solver: Solver | None = None
         self.solver_hand: tuple[int, ...] | None = None
@@ -133,6 +146,9 @@ class HardPlayer:
     def choose(self, view: View) -> Action:
         assert isinstance(view, DurakView)
         legal = view.legal_actions
+        self.work = Work(self.budget)
+        self.samples = 0
+        self.tally = None
         if view.phase not in ("lead", "defend", "throw-in"):
             return legal[0]
         preferred = self.normal.choose(view)  # also keeps Normal's memory of what others lack
@@ -164,7 +180,7 @@ class HardPlayer:
         base = _searchable(view, list(view.unseen_cards))
         solver = self._solver(view, pair)
         solver.nodes = 0
-        solver.budget = self.effort.root_nodes
+        solver.budget = max(1, self.work.limit // self.effort.root_share)
         try:
             for need in (2, 1):
                 for a in order:
@@ -174,6 +190,8 @@ class HardPlayer:
                         return a
         except Budget:
             return None
+        finally:
+            self.work.spend(solver.nodes)
         return order[0]  # lost whatever we do: play as a person would, hoping for a slip
 
     # ---- perfect-information Monte Carlo
@@ -212,11 +230,13 @@ class HardPlayer:
             return public(g, c) and (g < 0 or not lacks.get(g >> 1, 0) >> c & 1)
 
         constrained = any(lacks.values())
-        totals = [0] * len(order)
+        tally = Tally(len(order))
+        work = self.work
         me = view.seat
         # two players and at most the face-up trump left to draw: the one deal is known
         known_world = view.talon_size <= 1 and _pair(view) is not None
-        for _ in range(1 if known_world else self.effort.worlds):
+        while not tally.samples or not (known_world or tally.settled(work)):
+            work.begin()
             cards = None
             if constrained:
                 cards = sample_assignment(rng, groups, view.unseen_cards, inferred)
@@ -226,10 +246,16 @@ class HardPlayer:
                 cards = sample_assignment(rng, groups, view.unseen_cards)
             assert cards is not None
             base = _searchable(view, cards)
-            for i, a in enumerate(order):
+            work.spend(WORLD_UNITS)
+            values: list[float] = []
+            for a in order:
                 s = base.clone()
                 s.apply(a)
-                totals[i] += self._playout(s, me)
+                values.append(self._playout(s, me))
+            tally.add(values)
+        self.samples = tally.samples
+        self.tally = tally
+        totals = tally.totals
         best = 0
         for i in range(1, len(order)):
             if totals[i] > totals[best]:
@@ -237,17 +263,20 @@ class HardPlayer:
         return order[best]
 
     def _playout(self, s: DurakState, me: int) -> int:
+        """Play a sampled deal out; its moves and solver positions are charged to the decision."""
         exact = self.effort.leaf_nodes > 0
         solver = None
         small = self.effort.leaf_cards
         n = s.n
-        moves = self.effort.playout_moves
+        limit = moves = self.effort.playout_moves
+        work = self.work
         while s.phase != P_OVER:
             if s.to_act == CHANCE:  # a draw: the talon's order is part of the sampled deal
                 s.fulfil_known()
                 continue
             moves -= 1
             if moves < 0:
+                work.spend(limit)
                 return 1
             if exact and not s.talon and s.out.bit_count() == n - 2:
                 pair = active_pair(s)
@@ -267,10 +296,14 @@ class HardPlayer:
                 solver.nodes = 0
                 solver.budget = self.effort.leaf_nodes
                 try:
-                    return solver.value(s)
+                    got = solver.value(s)
+                    work.spend(limit - moves + solver.nodes)
+                    return got
                 except Budget:
+                    work.spend(solver.nodes)
                     exact = False
             s.apply(policy(s))
+        work.spend(limit - moves)
         return end_value(s, me)
 
 
