@@ -7,8 +7,8 @@
   every such bet, Normal's rule (``common.normal_bid``) is asked what it would have done; a match
   keeps the weight, a call or raise where Normal would have done the other multiplies it by 0.3, a
   stay where Normal would have folded by 0.1.  Deals are kept by rejection on that weight (drawn from
-  the player's own ``Rng``), up to ``DRAWS`` draws for ``SAMPLES_BID`` / ``SAMPLES_PLAY`` deals; if too few
-  survive, the most likely rejected ones fill the rest.
+  the player's own ``Rng``), as long as the decision's budget lasts (``Sampler.deals``); if none
+  survives, the most likely rejected one is used.
 * **Play**: on every sample the rest of the hand is searched in full (``solver``: max^n, three tricks
   at most) for each legal card; it plays the card with the best average payoff.
 * **Bidding**: each candidate (fold, call or the opening minimum, raises of about one ante, two
@@ -23,8 +23,10 @@
   (its own seeded ``Rng``).  ``bluffs`` / ``bids`` count them (see docs/ai.md for the measured rate).
 * It never buys into an azi replay, and with four cards looks and discards like Normal.
 
-Effort is bounded by counts, never by the clock: at most ``DRAWS`` sampled deals per decision, and
-one exact search per kept deal (per distinct set of players and leader in the bidding).
+Effort is a budget of work units (``budget.Work``), never the clock: the cards played in the exact
+searches, ``DRAW_UNITS`` per deal drawn, ``CHANCE_UNITS`` per sampled hand valued by Normal's rule.
+There is one exact search per kept deal (per distinct set of players and leader in the bidding), and
+the sampling stops early when the choice is clear (``budget.Tally``).
 """
 
 from __future__ import annotations
