@@ -93,7 +93,7 @@ class Work:
         return self.spent >= self.limit
 
 
-AGREE = 8
+AGREE = 32
 """Samples that must all name the same best move before the search stops on agreement."""
 
 

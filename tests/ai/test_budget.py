@@ -90,11 +90,12 @@ def test_the_tally_stops_when_the_others_cannot_catch_up() -> None:
     t = Tally(2)
     for _ in range(AGREE):
         t.add([1.0, 0.0])
-    t.add([0.0, 1.0])  # no longer unanimous: 8 to 1, each sample moving the gap by at most 1
+    t.add([0.0, 1.0])  # no longer unanimous; each sample has moved the gap by at most 1
     assert not t.unanimous()
-    assert t.decided(6) and not t.decided(7)
-    work = Work(1000)
-    work.spend(900)  # 100 units per sample so far: 1 sample left, the gap of 7 stands
+    gap = AGREE - 1
+    assert t.decided(gap - 1) and not t.decided(gap)
+    work = Work(100 * (AGREE + 2))
+    work.spend(100 * (AGREE + 1))  # 100 units per sample so far: 2 samples left, the gap stands
     assert t.settled(work)
     assert not t.settled(Work(10**6))
 
