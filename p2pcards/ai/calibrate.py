@@ -21,12 +21,15 @@ from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
 
 
-def measure(game: str, hands: int, think_ms: int, seed: int = 7) -> tuple[int, float, list[float]]:
-    """(units, seconds, decision times) of Hard's searching decisions over ``hands`` hands."""
+def measure(game: str, hands: int, think_ms: int, seed: int = 7
+            ) -> tuple[int, float, list[float], list[float]]:
+    """(units, seconds, decision times) of Hard's searching decisions over ``hands`` hands, and the
+    times of its forced decisions (one legal action)."""
     rules = load(game, **({"players": 2} if game == "durak" else {}))
     units = 0
     seconds = 0.0
     times: list[float] = []
+    forced: list[float] = []
     for h in range(hands):
         deck = list(rules.deck)
         Rng(f"calibrate/{seed}/{h}").shuffle(deck)
@@ -49,23 +52,27 @@ def measure(game: str, hands: int, think_ms: int, seed: int = 7) -> tuple[int, f
                 units += work.spent
                 seconds += spent
                 times.append(spent)
+            elif work is not None and len(view.legal_actions) == 1:
+                forced.append(spent)
             state.apply(action)
-    return units, seconds, times
+    return units, seconds, times, forced
 
 
 def main(argv: list[str]) -> int:
     game = argv[0]
     hands = int(argv[1]) if len(argv) > 1 else 6
     think_ms = int(Decimal(argv[2]) * 1000) if len(argv) > 2 else 1000
-    units, seconds, times = measure(game, hands, think_ms)
+    units, seconds, times, forced = measure(game, hands, think_ms)
     times.sort()
+    forced.sort()
     if not times:
         print(f"{game}: no searching decisions")
         return 1
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     print(f"{game}: {units} units in {seconds:.2f} s = {units / seconds:,.0f} units/s "
           f"(table: {UNITS_PER_SECOND[game]:,}); {len(times)} decisions, median "
-          f"{times[len(times) // 2] * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms")
+          f"{times[len(times) // 2] * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms; "
+          f"{len(forced)} forced, max {forced[-1] * 1000 if forced else 0:.2f} ms")
     return 0
 
 
