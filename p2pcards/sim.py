@@ -148,7 +148,8 @@ def play_unit(p: Plan, deal: int, layout_index: int) -> UnitResult:
     config, rules = p.config, p.rules
     kinds = [p.kinds[e] for e in p.layouts[layout_index]]
     times: dict[str, list[float]] = {k: [] for k in sorted(set(kinds))}
-    seats = [TimedPlayer(make_player(rules, kinds[s], player_seed(config, deal, layout_index, s)),
+    seats = [TimedPlayer(make_player(rules, kinds[s], player_seed(config, deal, layout_index, s),
+                                     config.think_ms),
                          kinds[s], s, deal, times[kinds[s]])
              for s in range(rules.players)]
     # The seats keep the room's default names: the genesis, and with it the game id that the

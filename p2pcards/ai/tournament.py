@@ -7,7 +7,8 @@ their adapters without loading the table.
 * a **deal** is the seed of one unit's room (``deal_seed``: the deck orders of its hands and the
   first dealer's coin derive from it), derived from the tournament's seed and the deal's number, so
   deal ``g`` is the same whoever sits where;
-* an **entry** is one position of the ``players`` list (a level, or ``random``); a **layout** says which
+* an **entry** is one position of the ``players`` list (a level, or ``random``; ``hard@SECONDS`` is Hard
+  with a think time of its own instead of the tournament's ``think_ms``); a **layout** says which
   entry sits in each seat.  The adapter of the game lists the layouts (for two sides: as given, then
   swapped; for one focal seat against the rest: the focal seat in each position).  The report names
   an entry by its kind and its position in the list (``hard #1``, ``random #2``: ``entry_labels``),
@@ -31,6 +32,7 @@ from importlib import import_module
 from typing import Any
 
 from p2pcards.ai.base import LEVELS, Player, RandomPlayer
+from p2pcards.ai.budget import DEFAULT_THINK_MS, parse_think
 from p2pcards.games import HandState, Match, OptionError, Rules, load
 from p2pcards.games.rng import Rng
 from p2pcards.text import options_text
@@ -233,6 +235,9 @@ class Config:
     max_moves: int = 20_000
     """A hand still going after this many moves is abandoned and its unit left unranked (a guard:
     some games let players who never give way go round in circles)."""
+    think_ms: int = DEFAULT_THINK_MS
+    """Hard's think time per decision, in milliseconds, as work units (``ai.budget``): the results do
+    not depend on the machine or on ``jobs``.  An entry ``hard@SECONDS`` has its own."""
 
 
 @dataclass(slots=True)
@@ -266,8 +271,9 @@ def plan(config: Config) -> Plan:
         raise OptionError("the hand limit must be positive")
     kinds = tuple(k.strip().lower() for k in config.players)
     for k in kinds:
-        if k not in KINDS:
-            raise OptionError(f"unknown player kind {k!r}; the kinds are: {', '.join(KINDS)}")
+        kind_think(k)
+    if not 1 <= config.think_ms <= 600_000:
+        raise OptionError("the think time must be between 1 ms and 600 s")
     adapter = adapter_for(config.game.strip().lower(), config.unit)
     options = dict(config.options)
     if kinds:
@@ -307,12 +313,27 @@ def entry_labels(kinds: Sequence[str]) -> tuple[str, ...]:
     return tuple(f"{kind} #{entry + 1}" for entry, kind in enumerate(kinds))
 
 
-def make_player(rules: Rules, kind: str, seed: int) -> Player:
-    if kind == "random":
+def kind_think(kind: str) -> tuple[str, int | None]:
+    """A kind's level and its own think time in ms (``hard@2.5``: Hard thinking 2.5 s), or None."""
+    level, at, seconds = kind.partition("@")
+    if level not in KINDS or (at and level != "hard"):
+        raise OptionError(f"unknown player kind {kind!r}; the kinds are: {', '.join(KINDS)}, "
+                          "and hard@SECONDS for Hard with its own think time")
+    if not at:
+        return level, None
+    try:
+        return level, parse_think(seconds)
+    except ValueError as exc:
+        raise OptionError(f"player kind {kind!r}: {exc}".replace("--think ", "")) from None
+
+
+def make_player(rules: Rules, kind: str, seed: int, think_ms: int = DEFAULT_THINK_MS) -> Player:
+    level, own = kind_think(kind)
+    if level == "random":
         return RandomPlayer(rules, seed)
     from p2pcards.ai import player
 
-    return player(rules, kind, seed)
+    return player(rules, level, seed, think_ms if own is None else own)
 
 
 @dataclass(slots=True)
@@ -398,6 +419,7 @@ class Report:
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
     """The adapter's own lines (``Adapter.notes``)."""
+    think_ms: int = DEFAULT_THINK_MS
 
     @property
     def hands(self) -> int:
@@ -418,7 +440,8 @@ class Report:
         out: dict[str, Any] = {
             "game": self.game, "options": self.options, "seed": self.seed, "duplicate": self.duplicate,
             "unit": self.unit, "value": self.value_name, "players": list(self.kinds),
-            "layouts": [list(x) for x in self.layouts], "deals": len({u.deal for u in self.units}),
+            "think_ms": self.think_ms, "layouts": [list(x) for x in self.layouts],
+            "deals": len({u.deal for u in self.units}),
             "units": len(self.units), "hands": self.hands,
             "stopped": sum(1 for u in self.units if u.stopped),
             "entries": [e.to_dict() for e in self.entries],
@@ -455,7 +478,8 @@ def build_report(p: Plan, by_deal: dict[int, list[UnitResult]], seconds: float) 
             for k in sorted(u.times):
                 times.setdefault(k, []).extend(u.times[k])
     report = Report(p.rules.name, dict(p.rules.options), p.config.seed, p.config.duplicate, p.adapter.unit,
-                    p.adapter.value_name, p.kinds, p.layouts, entries, units, times, seconds)
+                    p.adapter.value_name, p.kinds, p.layouts, entries, units, times, seconds,
+                    think_ms=p.config.think_ms)
     report.notes = p.adapter.notes(report)
     return report
 
@@ -471,8 +495,9 @@ def format_report(r: Report) -> str:
     deals = len({u.deal for u in r.units})
     counted = ", ".join(_count(n, what) for n, what in ((deals, "deal"), (len(r.units), "unit"),
                                                          (r.hands, "hand")))
+    think = f"; hard thinks {r.think_ms / 1000:g} s" if any(k.startswith("hard") for k in r.kinds) else ""
     lines = [f"{r.game} ({options_text(r.options.items())}); {r.unit} per unit; seed {r.seed}; {mode}; "
-             f"{counted} in {r.seconds:.1f} s"]
+             f"{counted} in {r.seconds:.1f} s{think}"]
     stopped = sum(1 for u in r.units if u.stopped)
     if stopped:
         lines.append(f"{stopped} unit(s) cut short (hand limit, or a hand that did not end); "
@@ -499,10 +524,11 @@ def format_report(r: Report) -> str:
             lines.append(f"  deal {u.deal + 1:>4}: {_count(u.hands, 'hand'):>10}{status}  {u.summary}")
     if r.times:
         lines.append("")
-        lines.append(f"{'kind':<7} {'decisions':>9} {'median':>10} {'p95':>10} {'max':>10}")
+        kw = max(7, *(len(k) for k in r.times))
+        lines.append(f"{'kind':<{kw}} {'decisions':>9} {'median':>10} {'p95':>10} {'max':>10}")
         for k in sorted(r.times):
             t = r.timing(k)
-            lines.append(f"{k:<7} {t['decisions']:>9} {t['median_ms']:>8.2f}ms {t['p95_ms']:>8.2f}ms "
+            lines.append(f"{k:<{kw}} {t['decisions']:>9} {t['median_ms']:>8.2f}ms {t['p95_ms']:>8.2f}ms "
                          f"{t['max_ms']:>8.2f}ms")
         lines.append("(decision time: each choice among two or more legal actions, measured in the runner;")
         lines.append(" one row per kind of player, all its entries together)")

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from p2pcards import games, store
 from p2pcards.ai.base import LEVELS
+from p2pcards.ai.budget import parse_think, set_default_think
 from p2pcards.cli import games as saved_games
 from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules
 from p2pcards.cli.rules import rules_page, rules_text
@@ -74,6 +75,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--level", default="normal", metavar="LEVEL",
                    help=f"the computer players' level: {', '.join(PLAYER_LEVELS)} (default normal)")
     p.add_argument("--seat", type=int, default=0, metavar="K", help="your seat, 0 to N-1 (default 0)")
+    p.add_argument("--think", default="1", metavar="SECONDS",
+                   help="how long a Hard computer player thinks at most per decision (default 1)")
     p.add_argument("--auto", default=None, metavar="LEVEL",
                    help="let a computer player of LEVEL play your seat (nothing is read from the keyboard)")
     p.add_argument("--json", action="store_true",
@@ -101,6 +104,10 @@ def make_room(args: argparse.Namespace) -> LocalRoom:
     """The room the arguments describe; ``UsageError`` on anything wrong with them."""
     options = game_options(args.option)
     level = _level(args.level, "--level")
+    try:
+        set_default_think(parse_think(args.think))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     auto = None if args.auto is None else _level(args.auto, "--auto")
     if args.dealer not in DEALERS:
         raise UsageError(f"--dealer must be one of {', '.join(DEALERS)}, not {args.dealer!r}")

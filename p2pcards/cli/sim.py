@@ -17,7 +17,8 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from p2pcards.ai.tournament import KINDS, Config, Report, format_report, plan
+from p2pcards.ai.budget import DEFAULT_THINK_MS, parse_think
+from p2pcards.ai.tournament import KINDS, Config, Report, format_report, kind_think, plan
 from p2pcards.cli.common import UsageError, add_game_argument, game_options, print_json
 from p2pcards.games import GAMES, GameError
 from p2pcards.sim import run as run_tournament
@@ -46,6 +47,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="another unit of play, where the game's players offer one (e.g. spades: game)")
     p.add_argument("--max-hands", type=int, default=2000, metavar="N",
                    help="stop a unit of play after this many hands (default 2000)")
+    p.add_argument("--think", default=None, metavar="SECONDS",
+                   help="how long Hard thinks per decision, counted as work so results do not depend on "
+                        "the machine (default 1; an entry hard@SECONDS has its own)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.set_defaults(run=run)
 
@@ -64,9 +68,11 @@ def parse_players(spec: str | None) -> tuple[tuple[str, ...], int | None]:
     if not kinds or any(not k for k in kinds):
         raise UsageError(f"--players {spec!r}: name one kind per player, separated by commas, "
                          f"e.g. hard,normal (kinds: {', '.join(KINDS)})")
-    unknown = [k for k in kinds if k not in KINDS]
-    if unknown:
-        raise UsageError(f"unknown player kind {unknown[0]!r}; the kinds are: {', '.join(KINDS)}")
+    for k in kinds:
+        try:
+            kind_think(k)
+        except GameError as exc:
+            raise UsageError(str(exc)) from None
     return kinds, None
 
 
@@ -81,9 +87,14 @@ def config_from(args: argparse.Namespace) -> Config:
         raise UsageError("--jobs must be a positive number")
     if args.max_hands <= 0:
         raise UsageError("--max-hands must be a positive number")
+    try:
+        think = DEFAULT_THINK_MS if args.think is None else parse_think(args.think)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     options = game_options(args.option)
     return Config(game, kinds, games=args.games, seed=args.seed, duplicate=args.duplicate, jobs=args.jobs,
-                  options=tuple(sorted(options.items())), max_hands=args.max_hands, unit=args.unit)
+                  options=tuple(sorted(options.items())), max_hands=args.max_hands, unit=args.unit,
+                  think_ms=think)
 
 
 def run(args: argparse.Namespace) -> int:

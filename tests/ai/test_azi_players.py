@@ -3,6 +3,7 @@ determinism, the exact search, and the tournament adapter."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from p2pcards.ai.azi.adapter import chip_interval
 from p2pcards.ai.azi.common import Table, win_chance
 from p2pcards.ai.azi.hard import Sampler, bid_history
 from p2pcards.ai.azi.solver import AZI, outcome, solve
+from p2pcards.ai.budget import Work
 from p2pcards.games import CHANCE, TERMINAL
 from p2pcards.games.azi import AziHand
 from p2pcards.games.azi.config import AziConfig
@@ -263,7 +265,7 @@ def test_bets_weigh_the_samples() -> None:
     st = play(start(r, deck, dealer=2), deck, "bet 60")
     t = Table.of(st.view(1))
     assert [(s, k) for s, k, _ in bid_history(t)] == [(0, "raise")]
-    deals = Sampler(t).draw(Rng(3), 30)
+    deals = list(itertools.islice(Sampler(t).deals(Rng(3), Work(10**9)), 30))
     # seat 0 opened big having seen its cards: the kept deals give it more trumps than chance
     # (7 unseen spades among 21 unseen cards: 3 x 7/21 = 1 on average)
     trumps = sum(sum(1 for c in h[0] if c // 13 == 3) for _, h in deals) / len(deals)

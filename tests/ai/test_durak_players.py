@@ -19,7 +19,10 @@ from p2pcards.games.durak import DurakState
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
 
-QUICK = Effort(worlds=4, leaf_nodes=100, root_nodes=5_000)
+QUICK = Effort(leaf_nodes=100)
+QUICK_UNITS = 10_000
+ENDGAME_UNITS = 120_000
+"""A quarter of a second's work: half of it, 60,000 solver positions, for the exact endgame."""
 
 
 def cards(text: str) -> list[int]:
@@ -114,7 +117,8 @@ def test_easy_and_normal_play_only_legal_moves_to_the_end(n):
 @pytest.mark.parametrize("n", [2, 3, 5])
 def test_hard_plays_only_legal_moves_to_the_end(n):
     rules = load("durak", players=n)
-    seats: list[Player] = [HardPlayer(rules, 7, QUICK)] + [NormalPlayer(rules, s) for s in range(1, n)]
+    seats: list[Player] = [HardPlayer(rules, 7, QUICK, QUICK_UNITS)]
+    seats += [NormalPlayer(rules, s) for s in range(1, n)]
     state = play_hand(seats, n, 3 + n)
     assert state.result is not None
 
@@ -260,7 +264,7 @@ def test_hard_finds_the_forced_win_in_small_endgames():
                 if sum(h.bit_count() for h in sim.hmask) <= 10:
                     solver = Solver(sim.trump_suit, seat, 10**6)
                     if solver.value(sim) == 2:
-                        hard = HardPlayer(rules, seed).choose(view)
+                        hard = HardPlayer(rules, seed, budget=ENDGAME_UNITS).choose(view)
                         after = sim.clone()
                         after.apply(hard)
                         assert solver.value(after) == 2, f"seed {seed}: Hard let a won endgame go"
@@ -277,8 +281,8 @@ def test_hard_finds_the_forced_win_in_small_endgames():
 
 def test_hard_is_deterministic_for_a_seed():
     rules = load("durak", players=2)
-    a = play_hand([HardPlayer(rules, 5, QUICK), NormalPlayer(rules, 1)], 2, 21)
-    b = play_hand([HardPlayer(rules, 5, QUICK), NormalPlayer(rules, 1)], 2, 21)
+    a = play_hand([HardPlayer(rules, 5, QUICK, QUICK_UNITS), NormalPlayer(rules, 1)], 2, 21)
+    b = play_hand([HardPlayer(rules, 5, QUICK, QUICK_UNITS), NormalPlayer(rules, 1)], 2, 21)
     assert a.record() == b.record()
 
 
@@ -342,5 +346,5 @@ def test_a_different_hidden_deal_with_the_same_view_never_changes_a_decision(sto
     assert state.card_at != twin.card_at
     rules = state.rules
     for make in (lambda: EasyPlayer(rules, 3), lambda: NormalPlayer(rules, 3),
-                 lambda: HardPlayer(rules, 3, QUICK), lambda: HardPlayer(rules, 3)):
+                 lambda: HardPlayer(rules, 3, QUICK, QUICK_UNITS), lambda: HardPlayer(rules, 3)):
         assert make().choose(v1) == make().choose(v2)

@@ -4,11 +4,12 @@ tournament adapters."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import pytest
 
 from p2pcards import sim as S
-from p2pcards.ai import player
+from p2pcards.ai import budget, player
 from p2pcards.ai import tournament as T
 from p2pcards.ai.spades import HardPlayer
 from p2pcards.ai.spades import hard as H
@@ -23,12 +24,12 @@ from tests.ai.test_spades_support import END, FILLER, after_tricks, cards, compl
 
 
 @pytest.fixture
-def quick_hard(monkeypatch):
+def quick_hard() -> Iterator[None]:
     """Hard with a small budget: the same code, fewer samples (the tests check behaviour, not strength)."""
-    monkeypatch.setattr(H, "ROLLOUTS", 24)
-    monkeypatch.setattr(H, "MIN_SAMPLES", 4)
-    monkeypatch.setattr(H, "BID_SAMPLES", 6)
-    monkeypatch.setattr(H, "EXACT_SAMPLES", 6)
+    before = budget.default_think()
+    budget.set_default_think(5)
+    yield
+    budget.set_default_think(before)
 
 
 def play_hand(rules, players, dealer: int, deck: list[int]) -> SpadesState:

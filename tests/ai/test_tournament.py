@@ -170,7 +170,7 @@ def test_players_see_only_their_own_seat_view(monkeypatch):
                     assert len(known) <= view.hand_sizes[s]
             return self.inner.choose(view)
 
-    monkeypatch.setattr(S, "make_player", lambda rules, kind, seed: Spy(rules, seed))
+    monkeypatch.setattr(S, "make_player", lambda rules, kind, seed, think_ms: Spy(rules, seed))
     S.run(config(games=2))
     assert seen and {s for s, _ in seen} == {0, 1}
 
@@ -185,7 +185,7 @@ def test_an_illegal_choice_is_an_error_naming_the_player(monkeypatch):
         def choose(self, view: View) -> int:
             return 10_000
 
-    monkeypatch.setattr(S, "make_player", lambda rules, kind, seed: Cheat(rules, seed))
+    monkeypatch.setattr(S, "make_player", lambda rules, kind, seed, think_ms: Cheat(rules, seed))
     with pytest.raises(GameError, match=r"the (easy|normal) player of seat [01] chose 10000, which is "
                                         r"not legal \(deal 0\)"):
         S.run(config(games=1))
@@ -198,7 +198,7 @@ def test_a_player_that_fails_stops_the_tournament_instead_of_being_replaced(monk
         def choose(self, view: View) -> int:
             raise RuntimeError("out of ideas")
 
-    monkeypatch.setattr(S, "make_player", lambda rules, kind, seed: Crash())
+    monkeypatch.setattr(S, "make_player", lambda rules, kind, seed, think_ms: Crash())
     with pytest.raises(GameError, match=r"the (easy|normal) player of seat [01] failed in deal 0: "
                                         r"RuntimeError\('out of ideas'\)"):
         S.run(config(games=1))

@@ -78,6 +78,30 @@ def test_auto_json_plays_a_whole_match(
     assert all(t["seat"] == 0 and t["legal"] for t in turns)
 
 
+def test_think_is_the_budget_of_every_hard_player(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from p2pcards import local
+    from p2pcards.ai import budget
+    from p2pcards.ai import player as ai_player
+
+    budgets: list[int] = []
+
+    def spy(rules: games.Rules, level: str, seed: int) -> Any:
+        made = ai_player(rules, level, seed)
+        budgets.append(getattr(made, "budget", -1))
+        return made
+
+    monkeypatch.setattr(local, "ai_player", spy)
+    before = budget.default_think()
+    try:
+        code, _, err = run(capsys, "play", "durak", "--players", "2", "--auto", "hard", "--level", "hard",
+                           "--think", "0.004", "--dealer", "seeded", "--no-save", "--json", "--seed", "3")
+    finally:
+        budget.set_default_think(before)
+    assert code == 0, err
+    assert budgets and set(budgets) == {budget.units_for("durak", 4)}
+
+
 def test_the_saved_game_verifies(capsys: pytest.CaptureFixture[str]) -> None:
     code, text, _ = run(capsys, "play", "durak", "--players", "2", "--auto", "easy", "--json", "--seed", "9")
     assert code == 0
@@ -124,6 +148,7 @@ def test_json_input_reports_mistakes_and_end_of_input_leaves(
         (["azi", "-o", "ante=0"], "ante"),
         (["durak", "--dealer", "croupier"], "--dealer must be one of"),
         (["durak", "--players", "two"], "invalid int value"),
+        (["durak", "--think", "soon"], "--think 'soon': give the seconds"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_clear_message(

@@ -61,11 +61,26 @@ def test_a_number_of_players_means_random_players_and_options_still_work(capsys)
     (["-o", "nonsense"], "NAME=VALUE"),
     (["-o", "colour=red"], "unknown durak option"),
     (["--unit", "season"], "no unit of play named 'season'"),
+    (["--think", "0"], "--think '0': the think time must be a positive number of seconds"),
+    (["--think", "soon"], "--think 'soon': give the seconds"),
+    (["--players", "normal@1"], "hard@SECONDS"),
+    (["--players", "hard@later"], "player kind 'hard@later'"),
 ])
 def test_bad_input_is_a_clear_usage_error(capsys, argv, message):
     code, out, err = run(capsys, "sim", "durak", *argv)
     assert code == 2
     assert message in err and out == ""
+
+
+def test_think_sets_how_long_hard_thinks_and_an_entry_may_have_its_own(capsys):
+    code, out, _ = run(capsys, "sim", "durak", "--players", "hard,hard@0.002", "--think", "0.01",
+                       "--games", "1", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["think_ms"] == 10 and report["players"] == ["hard", "hard@0.002"]
+    assert {"hard", "hard@0.002"} <= set(report["timing"])
+    code, out, _ = run(capsys, "sim", "durak", "--players", "hard,normal", "--think", "0.01", "--games", "1")
+    assert code == 0 and "hard thinks 0.01 s" in out
 
 
 def test_the_help_says_the_games_go_through_the_table(capsys):

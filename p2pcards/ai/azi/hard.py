@@ -7,8 +7,8 @@
   every such bet, Normal's rule (``common.normal_bid``) is asked what it would have done; a match
   keeps the weight, a call or raise where Normal would have done the other multiplies it by 0.3, a
   stay where Normal would have folded by 0.1.  Deals are kept by rejection on that weight (drawn from
-  the player's own ``Rng``), up to ``DRAWS`` draws for ``SAMPLES_BID`` / ``SAMPLES_PLAY`` deals; if too few
-  survive, the most likely rejected ones fill the rest.
+  the player's own ``Rng``), as long as the decision's budget lasts (``Sampler.deals``); if none
+  survives, the most likely rejected one is used.
 * **Play**: on every sample the rest of the hand is searched in full (``solver``: max^n, three tricks
   at most) for each legal card; it plays the card with the best average payoff.
 * **Bidding**: each candidate (fold, call or the opening minimum, raises of about one ante, two
@@ -23,13 +23,15 @@
   (its own seeded ``Rng``).  ``bluffs`` / ``bids`` count them (see docs/ai.md for the measured rate).
 * It never buys into an azi replay, and with four cards looks and discards like Normal.
 
-Effort is bounded by counts, never by the clock: at most ``DRAWS`` sampled deals per decision, and
-one exact search per kept deal (per distinct set of players and leader in the bidding).
+Effort is a budget of work units (``budget.Work``), never the clock: the cards played in the exact
+searches, ``DRAW_UNITS`` per deal drawn, ``CHANCE_UNITS`` per sampled hand valued by Normal's rule.
+There is one exact search per kept deal (per distinct set of players and leader in the bidding), and
+the sampling stops early when the choice is clear (``budget.Tally``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from p2pcards.ai.azi.common import (
     CALL,
@@ -45,6 +47,7 @@ from p2pcards.ai.azi.common import (
 )
 from p2pcards.ai.azi.normal import discard
 from p2pcards.ai.azi.solver import root_cards, solve
+from p2pcards.ai.budget import Tally, Work, units_for
 from p2pcards.ai.sampling import sample_assignment
 from p2pcards.games.azi import AziView
 from p2pcards.games.azi import actions as act
@@ -53,9 +56,15 @@ from p2pcards.games.base import CHANCE, UNKNOWN, Action, Deal, Rules
 from p2pcards.games.cards import Card
 from p2pcards.games.rng import Rng
 
-SAMPLES_BID = 40
-SAMPLES_PLAY = 48
-DRAWS = 300
+DRAW_UNITS = 40
+"""Work units charged for drawing a deal and weighing it by the bets."""
+CHANCE_UNITS = 40
+"""Work units charged for Normal's two estimates of one seat's sampled hand (measured: bidding took
+half as long again as play per unit before they were charged)."""
+MIN_KEPT = 24
+"""Deals a decision looks at even when few pass the weighing: the most likely rejected ones fill up."""
+MAX_DRAWS = 100_000
+"""A bound on the draws of one decision whatever its budget (a guard, never reached at 10 s)."""
 BLUFF_RATE = 0.1
 BLUFF_SLACK = 1.0
 MISMATCH = 0.3
@@ -69,8 +78,9 @@ Hands = list[list[Card]]
 class Sampler:
     """Deals of the unseen cards consistent with a view, weighed by the opponents' bets."""
 
-    def __init__(self, t: Table) -> None:
+    def __init__(self, t: Table, work: Work | None = None) -> None:
         self.t = t
+        self.work = work if work is not None else Work(0)
         v = t.view
         self.me = t.seat
         groups: list[int] = []
@@ -110,6 +120,7 @@ class Sampler:
             got = (win_chance(hand, t.trump, t.top, gone, deck, players - 1, 3, dt, leading=True),
                    win_chance(hand, t.trump, t.top, gone, deck, players - 1, 3, dt, leading=False))
             self._w[k] = got
+            self.work.spend(CHANCE_UNITS)
         return got
 
     def likelihood(self, key: int, hands: Hands) -> float:
@@ -124,28 +135,38 @@ class Sampler:
                 weight *= AGAINST_FOLD if want == FOLD else MISMATCH
         return weight
 
-    def draw(self, rng: Rng, n: int) -> list[tuple[int, Hands]]:
-        """Up to ``n`` deals (with their cache keys), kept by rejection on their likelihood."""
-        kept: list[tuple[int, Hands]] = []
+    def deals(self, rng: Rng, work: Work) -> Iterator[tuple[int, Hands]]:
+        """Deals (with their cache keys) kept by rejection on their likelihood, for as long as the
+        consumer asks and the budget lasts (``DRAW_UNITS`` a draw).  When the budget runs out before
+        ``MIN_KEPT`` passed, the most likely rejected ones follow, at least one in all, and then only
+        while the consumer's own steps leave budget."""
+        kept = 0
         spare: list[tuple[float, int, Hands]] = []
-        for i in range(DRAWS):
+        i = 0
+        while (not work.over or (not kept and len(spare) < MIN_KEPT)) and i < MAX_DRAWS:
+            work.begin()
             cards = sample_assignment(rng, self.groups, self.unseen, self.allowed)
+            work.spend(DRAW_UNITS)
             if cards is None:
                 break
             hands = self.hands(cards)
             like = self.likelihood(i, hands) if self.history else 1.0
+            i += 1
             if like >= 1.0 or rng.below(1 << 30) < like * (1 << 30):
-                kept.append((i, hands))
-                if len(kept) >= n:
-                    break
+                kept += 1
+                yield i - 1, hands
             else:
-                spare.append((like, i, hands))
-            if not self.groups:
+                spare.append((like, i - 1, hands))
+            if not self.groups:  # nothing hidden: the one deal there is
                 break
-        if len(kept) < n and spare:
+        if kept < MIN_KEPT and spare:
             spare.sort(key=lambda x: (-x[0], x[1]))
-            kept += [(i, h) for _, i, h in spare[:n - len(kept)]]
-        return kept
+            for _, k, h in spare[:MIN_KEPT - kept]:
+                if kept and work.over:
+                    break
+                kept += 1
+                work.begin()
+                yield k, h
 
 
 def bid_history(t: Table) -> list[tuple[int, str, Spot]]:
@@ -207,9 +228,17 @@ def _cost(level: int, vbet: int, blind: bool) -> int:
 class HardPlayer:
     level = "hard"
 
-    def __init__(self, rules: Rules, seed: int = 0) -> None:
+    def __init__(self, rules: Rules, seed: int = 0, budget: int | None = None) -> None:
         self.rules = rules
         self.rng = Rng(seed)
+        self.budget = units_for("azi") if budget is None else budget
+        """Work units per decision: cards played in exact searches, ``DRAW_UNITS`` a deal drawn."""
+        self.work = Work(self.budget)
+        """The last decision's budget and what it spent."""
+        self.samples = 0
+        """Deals the last decision looked at."""
+        self.tally: Tally | None = None
+        """The last decision's sampled values, if it sampled."""
         self.bids = 0
         """Bidding decisions taken (with a raise among the legal actions)."""
         self.bluffs = 0
@@ -219,6 +248,9 @@ class HardPlayer:
 
     def choose(self, view: AziView) -> Action:
         legal = view.legal_actions
+        self.work = Work(self.budget)
+        self.samples = 0
+        self.tally = None
         if len(legal) == 1:
             return legal[0]
         ph = view.phase
@@ -244,13 +276,24 @@ class HardPlayer:
         trick = [(idx[s], c) for s, c in v.trick]
         tricks = [v.tricks[s] for s in seats]
         led = v.trick[0][1] // 13 if v.trick else -1
-        totals = [0.0] * len(cards)
-        for _, hands in Sampler(t).draw(self.rng, SAMPLES_PLAY):
+        tally = Tally(len(cards))
+        work = self.work
+        nodes = [0]
+        for _, hands in Sampler(t, work).deals(self.rng, work):
             hs = [list(hands[s]) for s in seats]
             opts = root_cards(hs[me], led, t.trump)
-            vecs = solve(hs, me, trick, list(tricks), t.trump, t.top, me)
+            nodes[0] = 0
+            vecs = solve(hs, me, trick, list(tricks), t.trump, t.top, me, nodes)
+            work.spend(nodes[0])
+            values = [0.0] * len(cards)
             for c, vec in zip(opts, vecs, strict=True):
-                totals[cards.index(c)] += vec[me]
+                values[cards.index(c)] = vec[me]
+            tally.add(values)
+            if tally.settled(work):
+                break
+        self.samples = tally.samples
+        self.tally = tally
+        totals = tally.totals
         best = max(range(len(cards)),
                    key=lambda k: (round(totals[k], 9), -order(cards[k], t.trump, t.top), -cards[k]))
         return act.play(cards[best])
@@ -295,18 +338,24 @@ class HardPlayer:
 
     def bid(self, t: Table) -> Action:
         cands = self.candidates(t)
-        sampler = Sampler(t)
-        deals = sampler.draw(self.rng, SAMPLES_BID)
+        sampler = Sampler(t, self.work)
         snap = _Snap(t.view, self.rules.option("ante"))
-        totals = [0.0] * len(cands)
-        for key, hands in deals:
+        tally = Tally(len(cands))
+        work = self.work
+        for key, hands in sampler.deals(self.rng, work):
             cache: dict[tuple[tuple[int, ...], int], float] = {}
+            values = [0.0] * len(cands)
             for k, (kind, _, chips) in enumerate(cands):
                 if kind == FOLD:
                     continue
-                totals[k] += self.value(t, snap, sampler, key, hands, kind, chips, cache)
-        n = max(1, len(deals))
-        evs = [x / n for x in totals]
+                values[k] = self.value(t, snap, sampler, key, hands, kind, chips, cache)
+            tally.add(values)
+            if tally.settled(work):
+                break
+        self.samples = tally.samples
+        self.tally = tally
+        n = max(1, tally.samples)
+        evs = [x / n for x in tally.totals]
         best = max(range(len(cands)), key=lambda k: (round(evs[k], 9), -k))
         kind = cands[best][0]
         raises = [k for k in range(len(cands)) if cands[k][0] == RAISE]
@@ -437,7 +486,9 @@ class HardPlayer:
             hs = [list(hands[s]) for s in seats]
             li = seats.index(lead)
             mi = seats.index(me)
-            vecs = solve(hs, li, [], [0] * len(seats), t.trump, t.top, mi)
+            nodes = [0]
+            vecs = solve(hs, li, [], [0] * len(seats), t.trump, t.top, mi, nodes)
+            self.work.spend(nodes[0])
             best = vecs[0]
             for vec in vecs[1:]:
                 if vec[li] > best[li] or (vec[li] == best[li] and vec[mi] < best[mi]):

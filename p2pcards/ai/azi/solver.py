@@ -68,12 +68,14 @@ def _classes(hands: Sequence[Sequence[Card]], extra: Sequence[Card], trump: int,
 
 
 def solve(hands: list[list[Card]], turn: int, trick: list[tuple[int, Card]], tricks: list[int],
-          trump: int, top: Card, root: int) -> list[tuple[float, ...]]:
+          trump: int, top: Card, root: int, nodes: list[int] | None = None) -> list[tuple[float, ...]]:
     """The payoff vectors of each legal card of seat ``turn`` (in the order of ``root_cards``).
 
     ``hands[i]`` are the cards of the i-th seat in the play (seats indexed in clockwise order);
     ``trick`` holds ``(index, card)`` of the cards already on the table in this trick, ``tricks``
-    each index's tricks so far.  ``root`` is the searching seat (``turn`` normally)."""
+    each index's tricks so far.  ``root`` is the searching seat (``turn`` normally).  ``nodes[0]``,
+    if given, is increased by the cards played in the search (its work units)."""
+    count = nodes if nodes is not None else [0]
     m = len(hands)
     pw = power_table(trump, top)
     suit_trump = trump
@@ -108,6 +110,7 @@ def solve(hands: list[list[Card]], turn: int, trick: list[tuple[int, Card]], tri
     def play(p: int, c: Card, led: int, best: int, who: int, played: int) -> tuple[float, ...]:
         """The value of seat ``p`` playing ``c`` to a trick led in ``led`` (-1: ``c`` leads), whose
         highest card so far has power ``best`` and belongs to ``who``."""
+        count[0] += 1
         h = hands[p]
         lead_suit = led if led >= 0 else c // 13
         cp = pw[lead_suit][c]

@@ -7,7 +7,10 @@
   remembers, from the throw-in rounds it is asked to play, which cards a defender showed it lacks: a
   player who takes against a plain card holds no higher card of that suit (it would have covered with
   it), until somebody draws again.  Sampled deals respect all of that whenever some deal can
-  (``sampling.sample_assignment``), and fall back to the public constraints alone otherwise.
+  (``sampling.sample_assignment``), and fall back to the public constraints alone otherwise.  A take
+  against a plain card is also evidence that the taker holds no trump (any trump would have covered
+  it): until the next draw, each deal counts ``TAKE_TRUMP_THIN`` (fewer than 8 cards in the talon) or
+  ``TAKE_TRUMP_THICK`` times less for every trump it gives the taker (``take_weight``).
 * **Early on** (more than ``search_talon`` = 8 cards in the talon) it plays Normal's move: with most
   cards still to come, playouts by a simple policy judge worse than Normal's rules do (measured: Hard
   searching from the first bout won 63.7% of 120 hands against Normal, Hard searching from 8 cards
@@ -27,7 +30,9 @@
   it prefers Normal's choice, so a lost position is still played the way most likely to trip up a
   fallible opponent.  Past the budget it falls back to the sampling.
 
-Effort per decision is bounded by those counts, never by the clock; all randomness comes from the
+Effort per decision is a budget of work units (``budget.Work``: playout moves, solver positions,
+``WORLD_UNITS`` per sampled deal), never the clock; the sampling stops early when the choice is clear
+(``budget.Tally``); all randomness comes from the
 seeded ``Rng``; nothing iterates a set or a dict in an order that could change a decision.
 """
 
@@ -35,10 +40,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2pcards.ai.budget import Tally, Work, units_for
 from p2pcards.ai.durak.normal import NormalPlayer
 from p2pcards.ai.durak.solver import Budget, Solver, active_pair, end_value
-from p2pcards.ai.sampling import sample_assignment
-from p2pcards.games.base import CHANCE, Action, Rules, View
+from p2pcards.ai.sampling import Allowed, sample_assignment
+from p2pcards.games.base import CHANCE, UNKNOWN, Action, Rules, View
 from p2pcards.games.durak import actions as A
 from p2pcards.games.durak.state import (
     ADDABLE,
@@ -52,6 +58,18 @@ from p2pcards.games.durak.state import (
 )
 from p2pcards.games.rng import Rng
 
+TAKE_TRUMP_THIN = 0.25
+"""Weight per trump a deal gives a seat that took against a plain card, with fewer than 8 cards in
+the talon: any trump would have covered it, and players keep trumps back only while the talon is
+thick (Normal's habit: with 8 or more it may pick up one or two cheap cards rather than spend a trump
+from the jack up)."""
+TAKE_TRUMP_THICK = 0.6
+"""The same with 8 cards or more in the talon, when keeping a trump back is a common choice."""
+
+WORLD_UNITS = 200
+"""Work units charged for sampling a deal and building its search state (measured: about as long as
+200 playout moves)."""
+
 STRENGTH = [[c % 13 + (13 if c // 13 == t else 0) for c in range(52)] for t in range(4)]
 
 
@@ -59,14 +77,13 @@ STRENGTH = [[c % 13 + (13 if c // 13 == t else 0) for c in range(52)] for t in r
 class Effort:
     """How much Hard searches per decision (iterations, never time)."""
 
-    worlds: int = 24
-    """Deals of the hidden cards sampled per decision before the endgame."""
     leaf_nodes: int = 300
     """Solver nodes allowed to finish one playout exactly once its talon is empty (two players)."""
     leaf_cards: int = 12
     """A playout is handed to the solver only once the two hands hold this many cards or fewer."""
-    root_nodes: int = 60_000
-    """Solver nodes allowed per decision in a two-player endgame before falling back to sampling."""
+    root_share: int = 2
+    """In a two-player endgame the solver may spend 1/``root_share`` of the decision's budget before
+    falling back to sampling with the rest."""
     table_limit: int = 300_000
     """Positions the solver may remember within a hand before it starts afresh."""
     search_talon: int = 8
@@ -120,10 +137,23 @@ def policy(s: DurakState) -> int:
 class HardPlayer:
     level = "hard"
 
-    def __init__(self, rules: Rules, seed: int = 0, effort: Effort | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int = 0, effort: Effort | None = None,
+                 budget: int | None = None) -> None:
         self.rules = rules
         self.rng = Rng(seed)
         self.effort = effort or Effort()
+        self.budget = units_for("durak") if budget is None else budget
+        """Work units per decision: playout moves and solver positions."""
+        self.work = Work(self.budget)
+        """The last decision's budget and what it spent."""
+        self.samples = 0
+        """Deals the last decision sampled."""
+        self.tally: Tally | None = None
+        """The last decision's sampled values, if it sampled."""
+        self.takers: dict[int, float] = {}
+        """Per seat that took against a plain card since the last draw: the weight per trump of a
+        deal that gives it trumps (``TAKE_TRUMP_THIN`` / ``TAKE_TRUMP_THICK``)."""
+        self.takers_talon = -1
         self.normal = NormalPlayer(rules, seed)
         self.solver: Solver | None = None
         self.solver_hand: tuple[int, ...] | None = None
@@ -133,9 +163,13 @@ class HardPlayer:
     def choose(self, view: View) -> Action:
         assert isinstance(view, DurakView)
         legal = view.legal_actions
+        self.work = Work(self.budget)
+        self.samples = 0
+        self.tally = None
         if view.phase not in ("lead", "defend", "throw-in"):
             return legal[0]
         preferred = self.normal.choose(view)  # also keeps Normal's memory of what others lack
+        self._note_take(view)
         if len(legal) == 1:
             return legal[0]
         if view.talon_size > self.effort.search_talon:
@@ -147,6 +181,30 @@ class HardPlayer:
             if exact is not None:
                 return exact
         return self._sample(view, order, rng)
+
+    def _note_take(self, view: DurakView) -> None:
+        """A take against a plain card is evidence that the taker holds no trump (any trump would have
+        covered it), strong when the talon is thin.  Forgotten when somebody draws."""
+        if view.talon_size != self.takers_talon:
+            self.takers = {}
+            self.takers_talon = view.talon_size
+        if not view.taking or view.defender == view.seat:
+            return
+        t = view.trump_suit
+        if any(d == UNKNOWN and a // 13 != t for a, d in view.table):
+            self.takers[view.defender] = TAKE_TRUMP_THIN if view.talon_size < 8 else TAKE_TRUMP_THICK
+
+    def take_weight(self, view: DurakView, groups: list[int], cards: list[int]) -> float:
+        """How likely the takes seen were under a sampled deal: the product over the takers of their
+        weight per trump the deal puts in their hidden hand."""
+        if not self.takers:
+            return 1.0
+        t = view.trump_suit
+        w = 1.0
+        for g, c in zip(groups, cards, strict=True):
+            if g >= 0 and c // 13 == t:
+                w *= self.takers.get(g >> 1, 1.0)
+        return w
 
     def _solver(self, view: DurakView, pair: tuple[int, int]) -> Solver:
         key = (view.dealer, view.trump, view.seat, *pair)
@@ -164,7 +222,7 @@ class HardPlayer:
         base = _searchable(view, list(view.unseen_cards))
         solver = self._solver(view, pair)
         solver.nodes = 0
-        solver.budget = self.effort.root_nodes
+        solver.budget = max(1, self.work.limit // self.effort.root_share)
         try:
             for need in (2, 1):
                 for a in order:
@@ -174,6 +232,8 @@ class HardPlayer:
                         return a
         except Budget:
             return None
+        finally:
+            self.work.spend(solver.nodes)
         return order[0]  # lost whatever we do: play as a person would, hoping for a slip
 
     # ---- perfect-information Monte Carlo
@@ -199,9 +259,9 @@ class HardPlayer:
                 forbid[seat] = sum(1 << (t * 13 + r) for r in range(shown))
         return [where.get(p, -1) for p in view.unknown_positions], forbid
 
-    def _sample(self, view: DurakView, order: list[Action], rng: Rng) -> Action:
-        if len(view.unknown_positions) > len(view.unseen_cards):
-            return order[0]
+    def _constraints(self, view: DurakView) -> tuple[list[int], bool, Allowed, Allowed]:
+        """The groups of the unknown positions, whether a seat showed it lacks cards, and the two
+        constraints on a card's place: the inferred one (what was shown lacking) and the public one."""
         groups, forbid = self._groups(view)
         lacks = {s: self.normal.memory.lacking(s) for s in range(len(view.hand_sizes)) if s != view.seat}
 
@@ -211,43 +271,87 @@ class HardPlayer:
         def inferred(g: int, c: int) -> bool:
             return public(g, c) and (g < 0 or not lacks.get(g >> 1, 0) >> c & 1)
 
-        constrained = any(lacks.values())
-        totals = [0] * len(order)
+        return groups, any(lacks.values()), inferred, public
+
+    def _sample(self, view: DurakView, order: list[Action], rng: Rng) -> Action:
+        if len(view.unknown_positions) > len(view.unseen_cards):
+            return order[0]
+        groups, constrained, inferred, public = self._constraints(view)
+        tally = Tally(len(order))
+        work = self.work
         me = view.seat
         # two players and at most the face-up trump left to draw: the one deal is known
         known_world = view.talon_size <= 1 and _pair(view) is not None
-        for _ in range(1 if known_world else self.effort.worlds):
-            cards = None
-            if constrained:
-                cards = sample_assignment(rng, groups, view.unseen_cards, inferred)
-            if cards is None:
-                cards = sample_assignment(rng, groups, view.unseen_cards, public)
-            if cards is None:  # cannot happen with an honest history; stay playable anyway
-                cards = sample_assignment(rng, groups, view.unseen_cards)
-            assert cards is not None
+        while not tally.samples or not (known_world or tally.settled(work)):
+            work.begin()
+            cards, weight = self._weighed_deal(view, rng, groups, constrained, inferred, public)
             base = _searchable(view, cards)
-            for i, a in enumerate(order):
+            work.spend(WORLD_UNITS)
+            values: list[float] = []
+            for a in order:
                 s = base.clone()
                 s.apply(a)
-                totals[i] += self._playout(s, me)
+                values.append(self._playout(s, me))
+            tally.add(values, weight)
+        self.samples = tally.samples
+        self.tally = tally
+        totals = tally.totals
         best = 0
         for i in range(1, len(order)):
             if totals[i] > totals[best]:
                 best = i
         return order[best]
 
+    def _weighed_deal(self, view: DurakView, rng: Rng, groups: list[int], constrained: bool,
+                      inferred: Allowed, public: Allowed) -> tuple[list[int], float]:
+        """One deal of the hidden cards within the hard constraints, and its weight: how likely the
+        takes seen were under it (``take_weight``)."""
+        cards = None
+        if constrained:
+            cards = sample_assignment(rng, groups, view.unseen_cards, inferred)
+        if cards is None:
+            cards = sample_assignment(rng, groups, view.unseen_cards, public)
+        if cards is None:  # cannot happen with an honest history; stay playable anyway
+            cards = sample_assignment(rng, groups, view.unseen_cards)
+        assert cards is not None
+        return cards, self.take_weight(view, groups, cards)
+
+    def sampled_hands(self, view: DurakView, deals: int, seed: int = 0, weigh: bool = True
+                      ) -> list[tuple[dict[int, list[int]], float]]:
+        """``deals`` deals as Hard samples them for ``view`` (per other seat, its hidden cards) with
+        their weights: what the search sees of the other hands, for looking at its inferences
+        (``weigh=False``: the hard constraints alone)."""
+        if weigh:
+            self._note_take(view)
+        else:
+            self.takers = {}
+        groups, constrained, inferred, public = self._constraints(view)
+        rng = Rng(f"sampled-hands/{seed}")
+        out: list[tuple[dict[int, list[int]], float]] = []
+        for _ in range(deals):
+            cards, w = self._weighed_deal(view, rng, groups, constrained, inferred, public)
+            hands: dict[int, list[int]] = {}
+            for g, c in zip(groups, cards, strict=True):
+                if g >= 0:
+                    hands.setdefault(g >> 1, []).append(c)
+            out.append((hands, w))
+        return out
+
     def _playout(self, s: DurakState, me: int) -> int:
+        """Play a sampled deal out; its moves and solver positions are charged to the decision."""
         exact = self.effort.leaf_nodes > 0
         solver = None
         small = self.effort.leaf_cards
         n = s.n
-        moves = self.effort.playout_moves
+        limit = moves = self.effort.playout_moves
+        work = self.work
         while s.phase != P_OVER:
             if s.to_act == CHANCE:  # a draw: the talon's order is part of the sampled deal
                 s.fulfil_known()
                 continue
             moves -= 1
             if moves < 0:
+                work.spend(limit)
                 return 1
             if exact and not s.talon and s.out.bit_count() == n - 2:
                 pair = active_pair(s)
@@ -267,10 +371,14 @@ class HardPlayer:
                 solver.nodes = 0
                 solver.budget = self.effort.leaf_nodes
                 try:
-                    return solver.value(s)
+                    got = solver.value(s)
+                    work.spend(limit - moves + solver.nodes)
+                    return got
                 except Budget:
+                    work.spend(solver.nodes)
                     exact = False
             s.apply(policy(s))
+        work.spend(limit - moves)
         return end_value(s, me)
 
 

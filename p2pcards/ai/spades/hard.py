@@ -11,9 +11,10 @@ probability ``Π exp(-(estimate - bid)² / 2σ²)``, ``σ = BID_SIGMA`` (a nil b
 risk), at most ``REDRAWS`` draws.
 
 **Card play.**  The legal cards are reduced to one per run of equivalent cards (cards of a suit in
-its hand with no card still out between them take the same tricks).  For each of
-``max(MIN_SAMPLES, ROLLOUTS // candidates)`` deals, every candidate is played and the hand finished
-by Normal in all four seats (every candidate sees the same deals).  The card with the best mean
+its hand with no card still out between them take the same tricks).  Deal after deal, every
+candidate is played and the hand finished by Normal in all four seats (every candidate sees the same
+deals), until the decision's budget is spent or the choice is clear (``budget.Tally``: one card best
+in every deal so far, or a lead the rest of the budget cannot overturn).  The card with the best mean
 ``value`` is played: the team's points for the hand minus the opponents' (nil, sets, bag penalties
 included), each side's bags charged ``BAG_COST`` more, and ``WIN_BONUS`` added to a positive margin
 and taken from a negative one (so the plan adapts to both teams' contracts: it takes the trick that
@@ -22,17 +23,19 @@ sets the opponents, ducks the bag that only costs).
 **Endgame.**  With ``EXACT_TRICKS`` tricks or fewer to play, each deal is solved exactly by alpha-beta
 over every card of every seat (double dummy) instead of rolled out.  When the hidden cards can lie in
 at most ``ENUM_LIMIT`` ways, every one of them is solved, weighted by its fit to the bids, so the last
-tricks are played exactly; otherwise ``EXACT_SAMPLES`` deals.  The search stops starting new deals
-after ``EXACT_NODES`` positions (once ``EXACT_MIN_DEALS`` are done).
+tricks are played exactly; otherwise sampled deals.  The search starts no new deal once the budget
+is spent or the choice is clear.
 
-**Bidding.**  ``BID_SAMPLES`` deals of the other hands, fitted to the bids already made.  The seats
+**Bidding.**  Deals of the other hands, fitted to the bids already made, until the budget is spent or
+one bid is clearly best.  The seats
 still to bid bid as Normal would with the hand dealt to them, and Normal plays the hand out.  From
 the tricks the team took in each deal the bid with the best mean ``value`` is chosen (the team's
 points recomputed for every bid from 1 to 13).  A nil-shaped hand (estimate at most ``NIL_TRY``, at
 most four spades, no ace of spades, partner not nil) is also played out as nil in the same deals and
 bid nil when that scores better.
 
-Effort is counted in rollouts, deals and search positions, never in time.  Every decision draws its
+Effort is a budget of work units (``budget.Work``), never time: a card played in a rollout, a
+position solved, ``DEAL_UNITS`` for a deal drawn.  Every decision draws its
 randomness from a ``Rng`` keyed by the seed and the view alone, so it depends on nothing else.
 """
 
@@ -41,6 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from p2pcards.ai.budget import Tally, Work, units_for
 from p2pcards.ai.sampling import sample_assignment
 from p2pcards.ai.spades.common import (
     SPADE_MASK,
@@ -57,22 +61,11 @@ from p2pcards.games.base import Action, Rules
 from p2pcards.games.rng import Rng
 from p2pcards.games.spades.state import BID0, SpadesView
 
-ROLLOUTS = 320
-"""Rollouts per card decision, shared among the candidate cards..."""
-MIN_SAMPLES = 20
-"""...but never fewer deals than this."""
 EXACT_TRICKS = 4
 """Solve each deal exactly (double dummy) when this few tricks are left."""
-EXACT_SAMPLES = 24
-"""Deals solved per decision in the endgame when they cannot all be enumerated..."""
 ENUM_LIMIT = 60
-"""...and every deal is solved when there are at most this many..."""
-EXACT_NODES = 40_000
-"""...unless the search has visited this many positions (then no further deal is started, once at
-least ``EXACT_MIN_DEALS`` are solved): a bound on the effort of the rare wide-open endgames."""
-EXACT_MIN_DEALS = 6
-BID_SAMPLES = 64
-"""Deals rolled out per bid considered (one bid and nil at most)."""
+"""Every deal of the hidden cards is solved (in a random order, until the budget is spent) when
+there are at most this many; otherwise deals are sampled."""
 NIL_TRY = 3.0
 """Nil is rolled out when Normal's estimate of the hand is at most this."""
 BAG_COST = 2.0
@@ -84,6 +77,10 @@ BID_SIGMA = 1.5
 """How far a hand's estimate may stray from its bid before a deal is redrawn (see the docstring)."""
 REDRAWS = 6
 """Deals drawn at most for one sample when fitting the bids."""
+DEAL_UNITS = 8
+"""Work units charged for drawing one deal (and valuing its hands against the bids)."""
+BID_UNITS = 50
+"""Work units charged for the other seats' Normal bids on a deal rolled out in the bidding."""
 
 
 # --------------------------------------------------------------------------- deals
@@ -307,9 +304,17 @@ def _with_deal(base: Sim, deal: dict[int, int]) -> Sim:
 class HardPlayer:
     level = "hard"
 
-    def __init__(self, rules: Rules, seed: int = 0) -> None:
+    def __init__(self, rules: Rules, seed: int = 0, budget: int | None = None) -> None:
         self.rules = rules
         self.seed = seed
+        self.budget = units_for("spades") if budget is None else budget
+        """Work units per decision: cards played in rollouts, positions solved, deals drawn."""
+        self.work = Work(self.budget)
+        """The last decision's budget and what it spent."""
+        self.samples = 0
+        """Deals the last decision looked at."""
+        self.tally: Tally | None = None
+        """The last decision's sampled values, if it sampled."""
         self.failed_nil = str(dict(rules.options).get("failed_nil_tricks", "count"))
 
     def _rng(self, view: SpadesView) -> Rng:
@@ -320,6 +325,9 @@ class HardPlayer:
 
     def choose(self, view: SpadesView) -> Action:
         legal = view.legal_actions
+        self.work = Work(self.budget)
+        self.samples = 0
+        self.tally = None
         if len(legal) == 1:
             return legal[0]
         if legal[0] >= BID0:
@@ -343,36 +351,63 @@ class HardPlayer:
             return cands[0]
         rng = self._rng(view)
         know = self.knowledge(view, base)
-        totals = [0.0] * len(cands)
+        tally = Tally(len(cands))
+        work = self.work
         fn = self.failed_nil
         if base.tricks_left() <= EXACT_TRICKS:
             deals = know.enumerate(ENUM_LIMIT)
+            every = deals is not None
             if deals is None:
-                deals = [d for d in (know.draw(rng) for _ in range(EXACT_SAMPLES)) if d is not None]
+                deals = []
             else:
-                rng.shuffle(deals)  # a node budget may stop early: no deal order may be favoured
+                rng.shuffle(deals)  # the budget may stop early: no deal order may be favoured
             nodes = [0]
-            for k, deal in enumerate(deals):
-                if k >= EXACT_MIN_DEALS and nodes[0] >= EXACT_NODES:
-                    break
+            k = 0
+            while True:
+                if every:
+                    if k >= len(deals):
+                        break
+                    work.begin()
+                    deal: dict[int, int] | None = deals[k]
+                else:
+                    work.begin()
+                    deal = know.draw(rng)
+                    work.spend(DEAL_UNITS)
+                    if deal is None:
+                        break
+                k += 1
+                assert deal is not None
                 w = know.weight(deal)
                 s0 = _with_deal(base, deal)
-                for i, c in enumerate(cands):
+                before = nodes[0]
+                values = []
+                for c in cands:
                     s = s0.clone()
                     s.play(c)
-                    totals[i] += w * solve(s, team, fn, -math.inf, math.inf, nodes)
+                    values.append(solve(s, team, fn, -math.inf, math.inf, nodes))
+                work.spend(nodes[0] - before)
+                tally.add(values, w)
+                if tally.settled(work):
+                    break
         else:
-            n = max(MIN_SAMPLES, ROLLOUTS // len(cands))
-            for _ in range(n):
+            while not tally.samples or not tally.settled(work):
+                work.begin()
                 sampled = know.sample(rng)
+                work.spend(DEAL_UNITS * REDRAWS)
                 if sampled is None:
                     break
                 s0 = _with_deal(base, sampled)
-                for i, c in enumerate(cands):
+                values = []
+                for c in cands:
                     s = s0.clone()
                     s.play(c)
+                    work.spend(count(s.out))
                     rollout(s, fn)
-                    totals[i] += margin(s, team, fn)
+                    values.append(margin(s, team, fn))
+                tally.add(values)
+        self.samples = tally.samples
+        self.tally = tally
+        totals = tally.totals
         best = 0
         for i in range(1, len(cands)):
             if totals[i] > totals[best]:
@@ -396,19 +431,22 @@ class HardPlayer:
         order = [(view.dealer + 1 + i) % 4 for i in range(4)]
         fn = self.failed_nil
         team = me & 1
-        plain_runs: list[tuple[int, int, int, int, int]] = []
-        # per deal: partner's bid, the tricks counted, partner's nil points, their points and bags
-        nil_total = 0.0
-        nil_runs = 0
-        for _ in range(BID_SAMPLES):
+        bags_before = view.bags[team]
+        variants = (plain, 0) if try_nil else (plain,)
+        tally = Tally(13 + (1 if try_nil else 0))
+        work = self.work
+        while not tally.samples or not tally.settled(work):
+            work.begin()
             deal = know.sample(rng)
+            work.spend(DEAL_UNITS * REDRAWS + BID_UNITS)
             if deal is None:
                 break
             hands = [0, 0, 0, 0]
             for s, m in deal.items():
                 hands[s] = m
             hands[me] = h
-            for variant in ((plain, 0) if try_nil else (plain,)):
+            values: list[float] = []
+            for variant in variants:
                 made: list[int | None] = list(bids)
                 for s in order:
                     if s == me:
@@ -416,10 +454,10 @@ class HardPlayer:
                     elif made[s] is None:
                         made[s] = normal_bid(hands[s], tuple(made), s)
                 sim = _fresh(hands, [int(b) for b in made if b is not None], order[0], view.bags)
+                work.spend(52)
                 rollout(sim, fn)
                 if variant == 0:
-                    nil_total += margin(sim, team, fn)
-                    nil_runs += 1
+                    values.append(margin(sim, team, fn))
                     continue
                 their, their_bags = team_points(sim.bids, sim.tricks, 1 - team, view.bags[1 - team], fn)
                 pb = sim.bids[partner]
@@ -431,21 +469,22 @@ class HardPlayer:
                         counted += sim.tricks[partner]
                 else:
                     counted += sim.tricks[partner]
-                plain_runs.append((pb, counted, nil_pts, their, their_bags))
-        if not plain_runs:
+                for b in range(1, 14):
+                    pts, bags = _contract_points(b + pb, counted, bags_before)
+                    values.append(value(pts + nil_pts, bags, their, their_bags))
+            tally.add(values)
+        self.samples = tally.samples
+        self.tally = tally
+        if not tally.samples:
             return plain
-        bags_before = view.bags[team]
-        best_bid, best_value = plain, -math.inf
-        for b in range(1, 14):
-            total = 0.0
-            for pb, counted, nil_pts, their, their_bags in plain_runs:
-                pts, bags = _contract_points(b + pb, counted, bags_before)
-                total += value(pts + nil_pts, bags, their, their_bags)
-            if total > best_value:
-                best_bid, best_value = b, total
-        if nil_runs and nil_total / nil_runs > best_value / len(plain_runs):
+        totals = tally.totals
+        best = 0
+        for b in range(1, 13):
+            if totals[b] > totals[best]:
+                best = b
+        if try_nil and totals[13] > totals[best]:
             return 0
-        return best_bid
+        return best + 1
 
 
 def _contract_points(contract: int, counted: int, bags_before: int) -> tuple[int, int]:

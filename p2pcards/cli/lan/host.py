@@ -22,6 +22,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from p2pcards import games
+from p2pcards.ai.budget import parse_think, set_default_think
 from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan import record as records
@@ -62,6 +63,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--bots", default="normal", metavar="LEVEL",
                    help=f"level of the computer players in the free seats: {', '.join(opt.PLAYER_LEVELS)} "
                         "(default normal)")
+    p.add_argument("--think", default="1", metavar="SECONDS",
+                   help="how long a Hard computer player thinks at most per decision (default 1)")
     p.add_argument("--wait-for", type=int, default=None, metavar="N",
                    help="start as soon as N players have been admitted (default: when the table is full, "
                         "or when you type `start`)")
@@ -156,6 +159,10 @@ class HostConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        set_default_think(parse_think(args.think))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     config = HostConfig.from_args(args)
     out = Out(args.json)
     return run_trio(lambda context: host(config, context), out)
