@@ -312,3 +312,56 @@ def test_bash_completes_commands_games_options_values_and_saved_games(
     for shell in ("zsh", "fish"):
         code, text, _ = run(capsys, "completion", shell)
         assert code == 0 and "p2pcards completion --ids" in text
+
+
+# ============================================================================ the screen of a game
+
+
+def test_the_cards_drawn_are_said_before_the_turn_not_after_the_move() -> None:
+    room = LocalRoom("durak", players=3, human=0, level="easy", dealer="seeded", seed=11,
+                     options={"series_hands": 2})
+    screen = io.StringIO()
+    answered: list[int] = []
+
+    def read(prompt: str) -> str:
+        answered.append(len(screen.getvalue()))
+        return "1" if prompt.startswith("Your move") else "n"
+
+    session = Session(room, console=Console(file=screen, width=80, color_system=None), read=read)
+    assert session.play() == 0
+    text = screen.getvalue()
+    assert "From the talon: " in text
+    assert "From the talon: You" not in text  # "you" inside the sentence, as everywhere else
+    for at in answered:  # what comes right after the player's answer is never the draw before it
+        after = text[at:].lstrip("\n").split("\n", 1)[0]
+        assert not after.startswith("From the talon"), after
+    lines = text.splitlines()
+    forced = [i for i, line in enumerate(lines) if line.startswith("Your only move: ")]
+    assert forced  # the lowest trump shown, at the start of a hand
+    for i in forced:  # said once, not again as the next line
+        assert not lines[i + 1].startswith(lines[i].removeprefix("Your only move: ")), lines[i:i + 2]
+
+
+def test_a_new_hand_and_a_hand_dealt_again_forget_the_last_bout() -> None:
+    room = LocalRoom("durak", players=2, human=0, level="easy", dealer="seeded", seed=2)
+    face = faces.face_for("durak", ["You", "Anna"], 0)
+    face.last_bout = (((1, 2),), "beaten off")  # type: ignore[attr-defined]
+    face.new_hand()
+    assert face.last_bout is None  # type: ignore[attr-defined]
+    room.close()
+
+
+def test_the_intro_says_plainly_what_the_host_s_laptop_can_see() -> None:
+    from p2pcards.cli.lan.game import laptop, who_sees
+    from p2pcards.table.genesis import make_genesis
+    from p2pcards.wire import key_from_seed, public_bytes
+
+    keys = [public_bytes(key_from_seed(bytes([i]) * 32)) for i in range(4)]
+    genesis = make_genesis("durak", list(zip(["Hana", "Ann", "Anna", "Boris"], keys, strict=True)),
+                           options={"players": 4}, nonce=b"n" * 16, computers=((2, 0), (3, 0)))
+    names = ["Hana", "You", "Anna", "Boris"]
+    said = who_sees(genesis, names, 1)
+    assert said == ("Each laptop sees only the cards of its own seat. Hana's laptop also sees the cards of "
+                    "Anna and Boris, the computer players it runs.")
+    assert laptop(genesis, names, 1, 2) == "Hana's laptop" and laptop(genesis, ["You", *names[1:]], 0, 3) == (
+        "your laptop")

@@ -23,9 +23,10 @@ from p2pcards.store import Peers, StoreError
 from p2pcards.text import MAX_NAME, shown
 from p2pcards.wire import fingerprint
 
-SETTLE: Final = 0.4
+SETTLE: Final = 0.2
 """Seconds ``join`` (no table named, or part of a name) waits after the first table that fits
-appears for others to answer the same query: on a LAN they all do within a few tens of ms."""
+appears for the others to answer the same query: an mDNS responder answers a query for a shared
+record after a random 20-120 ms (RFC 6762 §6), so on a LAN they all have by then."""
 
 
 @contextlib.asynccontextmanager

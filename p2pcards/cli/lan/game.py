@@ -27,6 +27,7 @@ from p2pcards.games import ActionError, View
 from p2pcards.net.node import BotError, Node, NodeEvent, PeerDown, PeerUp
 from p2pcards.store import paths as store_paths
 from p2pcards.table import outputs as out
+from p2pcards.table.genesis import Genesis
 from p2pcards.wire import fingerprint
 
 LINGER: Final = 2.0
@@ -38,6 +39,29 @@ JSON_WAIT_FIRST: Final = 5.0
 JSON_WAIT_EVERY: Final = 10.0
 TEXT_WAIT_EVERY: Final = 15.0
 EXIT_INPUT_ENDED: Final = 3
+
+
+def laptop(genesis: Genesis, names: Sequence[str], me: int, seat: int) -> str:
+    """Whose laptop runs the computer player at ``seat``: "your laptop", "Hana's laptop"."""
+    runner = genesis.runner_of(seat)
+    if runner is None:
+        return "another laptop"
+    return "your laptop" if runner == me else f"{words.possessive(names[runner])} laptop"
+
+
+def who_sees(genesis: Genesis, names: Sequence[str], me: int) -> str:
+    """What each laptop can see, in plain words: its own seat's cards, and those of the computer
+    players it runs (the genesis says which)."""
+    runs: dict[int, list[int]] = {}
+    for seat, runner in sorted(genesis.computers):
+        runs.setdefault(runner, []).append(seat)
+    said = ["Each laptop sees only the cards of its own seat."]
+    for runner, seats in sorted(runs.items()):
+        whose = "Your laptop" if runner == me else f"{words.possessive(names[runner])} laptop"
+        plural = "s" if len(seats) > 1 else ""
+        said.append(f"{whose} also sees the cards of {words.join([names[s] for s in seats])}, the computer "
+                    f"player{plural} it runs.")
+    return " ".join(said)
 
 
 def display_names(names: Sequence[str], me: int) -> tuple[str, ...]:
@@ -176,37 +200,15 @@ class LanGame:
             if s["seat"] == self.me:
                 line.append("  you" + (f" (played by a computer, {self.auto})" if self.auto else ""))
             elif s["player"] == "computer":
-                line.append(f"  computer player, run by {self._laptop(s['seat'])}", style="dim")
+                runner = laptop(self.genesis, self.names, self.me, s["seat"])
+                line.append(f"  computer player, run by {runner}", style="dim")
             self.term.say(line)
         self.term.say(Text(
             "Every seat signs this table before the first card, and the deck is shuffled by all seats "
-            "with proofs (mental poker). " + self._who_sees(), style="dim"))
+            "with proofs (mental poker). " + who_sees(self.genesis, self.names, self.me), style="dim"))
         if self.auto is None:
             self.term.say(Text("On your turn type a move's number, the move, a card, help, rules or quit.",
                                style="dim"))
-
-    def _laptop(self, seat: int) -> str:
-        """Whose laptop runs the computer player at ``seat``: "your laptop", "Hana's laptop"."""
-        runner = self.genesis.runner_of(seat)
-        if runner is None or runner == self.me:
-            return "your laptop" if runner == self.me else "another laptop"
-        return f"{words.possessive(self.names[runner])} laptop"
-
-    def _who_sees(self) -> str:
-        """What each laptop can see, in plain words: its own seat's cards, and those of the computer
-        players it runs."""
-        runs: dict[int, list[int]] = {}
-        for seat in sorted(self.computers):
-            runner = self.genesis.runner_of(seat)
-            if runner is not None:
-                runs.setdefault(runner, []).append(seat)
-        said = []
-        for runner, seats in sorted(runs.items()):
-            names = words.join([self.names[s] for s in seats])
-            whose = "Your laptop" if runner == self.me else f"{words.possessive(self.names[runner])} laptop"
-            said.append(f"{whose} also sees the cards of {names}, the computer "
-                        f"player{'s' if len(seats) > 1 else ''} it runs.")
-        return " ".join(["Each laptop sees only the cards of its own seat.", *said])
 
     # ================================================================ events from the node
 

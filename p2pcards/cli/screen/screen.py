@@ -91,6 +91,7 @@ class GameScreen:
         self._shuffles: dict[int, int] = {}
         self._group: Text | None = None
         self._activity = ""
+        self._forced: str | None = None
 
     # ================================================================ reading the replica
 
@@ -247,6 +248,7 @@ class GameScreen:
         line = Text("Your only move: ", style="dim")
         line.append_text(self.face.move(self.me, text))
         self.log(line, alone=True)
+        self._forced = text  # said: the move's own line, when the table applies it, is not said again
 
     def problem(self, raw: str, message: str) -> None:
         self.term.emit({"event": "error", "input": raw, "message": message})
@@ -327,7 +329,9 @@ def _state_changed(screen: GameScreen, event: out.StateChanged) -> None:
         return
     for line in screen.face.before_move(seat, text, before):
         screen.log(line, alone=True)
-    screen.log(screen.face.move(seat, text))
+    forced, screen._forced = screen._forced, None
+    if not (seat == screen.me and text == forced):
+        screen.log(screen.face.move(seat, text))
     for line in screen.face.after(seat, text, before, now):
         screen.log(line)
     if screen.face.ends_group(seat, text, before, now):
