@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -408,12 +409,12 @@ async def _join_namespaces(rounds: int, progress: Progress) -> dict[str, Any]:
     reason = namespaces_unavailable()
     if reason is not None:
         return {"available": False, "where": where, "note": reason, "to_prompt": None}
-    samples: list[float] = []
+    ways: dict[str, list[float]] = {way: [] for way, _ in _ways("")}
     try:
         with (
             tempfile.TemporaryDirectory(prefix="p2pcards-bench-") as homes,
             contextlib.contextmanager(testbed.lan)(2, "join", "10.214.1") as made,
-            trio.fail_after(JOIN_TIMEOUT * (rounds + 1) + UP_FOR),
+            trio.fail_after(JOIN_TIMEOUT * len(ways) * (rounds + 1) + UP_FOR),
         ):
             host, guest = made.hosts
             async with _agent(
@@ -424,18 +425,20 @@ async def _join_namespaces(rounds: int, progress: Progress) -> dict[str, Any]:
                 progress(f"joining: the table is up; waiting {UP_FOR:g} s before the first join…")
                 await trio.sleep(UP_FOR)
                 for i in range(rounds):
-                    progress(f"joining: `p2pcards join \"Hana's table\"`, round {i + 1} of {rounds}…")
-                    t0 = time.monotonic()
-                    async with _agent(
-                        guest, "join", "Hana's table", "--name", f"Joiner {i}", "--interface",
-                        guest.address, "--json", module="p2pcards", home=os.path.join(homes, f"j{i}"),
-                    ) as joining:  # fmt: skip
-                        await hosting.until("request")
-                        samples.append((time.monotonic() - t0) * 1000)
-                        await hosting.send("n")
-                        with trio.move_on_after(10):
-                            await joining.proc.wait()
-                    await trio.sleep(BETWEEN_JOINS)
+                    for way, table in _ways(host.address):
+                        shown = " ".join(shlex.quote(w) for w in table) or "(no table named)"
+                        progress(f"joining: `p2pcards join {shown}`, round {i + 1} of {rounds}…")
+                        t0 = time.monotonic()
+                        async with _agent(
+                            guest, "join", *table, "--name", f"Joiner {i}", "--interface", guest.address,
+                            "--json", module="p2pcards", home=os.path.join(homes, f"j{i}{way}"),
+                        ) as joining:  # fmt: skip
+                            await hosting.until("request")
+                            ways[way].append((time.monotonic() - t0) * 1000)
+                            await hosting.send("n")
+                            with trio.move_on_after(10):
+                                await joining.proc.wait()
+                        await trio.sleep(BETWEEN_JOINS)
     except subprocess.SubprocessError as e:
         return {"available": False, "where": where, "note": f"could not make the namespaces: {e}",
                 "to_prompt": None}  # fmt: skip
@@ -444,8 +447,15 @@ async def _join_namespaces(rounds: int, progress: Progress) -> dict[str, Any]:
                 "to_prompt": None}  # fmt: skip
     except RuntimeError as e:
         return {"available": False, "where": where, "note": str(e), "to_prompt": None}
-    summary = _summary(samples)
-    return {"available": True, "where": where, "note": None, "up_for_s": UP_FOR, "to_prompt": summary}
+    summary = _summary(ways["name"])
+    return {"available": True, "where": where, "note": None, "up_for_s": UP_FOR, "to_prompt": summary,
+            "ways": {way: _summary(samples) for way, samples in ways.items()}}
+
+
+def _ways(address: str) -> list[tuple[str, list[str]]]:
+    """Every way of naming the table to ``join``: its whole name, a part of it, nothing (the only
+    table around), and the host's address (with its port, and alone)."""
+    return [("name", ["Hana's table"]), ("part", ["hana"]), ("none", []), ("address", [address])]
 
 
 # --- the agent side (child process)
@@ -580,6 +590,9 @@ def format_table(result: dict[str, Any]) -> str:
             f"join NAME to the host's prompt ({j['rounds']} rounds, table up {j['up_for_s']:g} s first), "
             f"{j['where']}: median {t['p50_ms']:.0f} ms, max {t['max_ms']:.0f} ms"
         )
+        for way, w in j.get("ways", {}).items():
+            if way != "name" and w["samples"]:
+                lines.append(f"  join by {way}: median {w['p50_ms']:.0f} ms, max {w['max_ms']:.0f} ms")
     else:
         lines.append(f"join NAME to the host's prompt: {j['note']}")
     return "\n".join(lines)

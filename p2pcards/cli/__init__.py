@@ -37,6 +37,7 @@ COMMANDS = {
     "list": "p2pcards.cli.lan.listing",
     "resume": "p2pcards.cli.lan.resume",
     "games": "p2pcards.cli.games",
+    "completion": "p2pcards.cli.completion",
 }
 """Each command and the module that registers it, in the order ``--help`` lists them."""
 
@@ -62,7 +63,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         resume.set_defaults(run=resume_any)
         resume.description = (
             "Continue a saved game: an offline game (p2pcards play) where it stopped, or a network game, "
-            "whose seat reconnects to the others and catches up. Without GAME_ID, the one unfinished game.")
+            "whose seat reconnects to the others and catches up. Without GAME_ID, the one unfinished game "
+            "(of several, at a terminal, the one you pick).")
     return parser
 
 
@@ -84,21 +86,24 @@ def resume_any(args: argparse.Namespace) -> int:
         if offline is not None:
             return play.resume(offline, auto=args.auto, json_mode=args.json)
         return lan_resume.run(args)
-    waiting = [s for s in games.all_saved() if s.kind == "offline" and s.unfinished]
-    network = [r for r, _ in lan_records.lan_games() if not r.finished]
-    if len(waiting) == 1 and not network:
-        record = games.load_offline(waiting[0].game_id)
-        assert record is not None
-        return play.resume(record, auto=args.auto, json_mode=args.json)
-    if waiting and (network or len(waiting) > 1):
-        listed = "; ".join(f"{s.game_id.hex()[:12]} ({s.genesis.game if s.genesis else '?'}, offline)"
-                           for s in waiting[:6])
-        listed += "".join(f"; {r.game_id.hex()[:12]} ({r.genesis.game}, network)" for r in network[:6])
-        raise UsageError(f"{len(waiting) + len(network)} games are unfinished: {listed}. "
-                         "Name one: p2pcards resume GAME_ID")
-    if not network:
+    network = {r.game_id for r, _ in lan_records.lan_games() if not r.finished}
+    offered = [s for s in games.all_saved()
+               if s.unfinished and (s.kind == "offline" or s.game_id in network)]
+    if not offered:
         raise UsageError("there is no unfinished game to resume (see `p2pcards games`)")
-    return lan_resume.run(args)
+    if len(offered) == 1:
+        chosen: bytes | None = offered[0].game_id
+    elif args.json or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        listed = "; ".join(f"{s.game_id.hex()[:12]} ({s.genesis.game if s.genesis else '?'}, "
+                           f"{'offline' if s.kind == 'offline' else 'network'})" for s in offered[:12])
+        raise UsageError(f"{len(offered)} games are unfinished: {listed}. Name one: p2pcards resume GAME_ID")
+    else:
+        chosen = games.choose(offered, "Resume which game?")
+        if chosen is None:
+            return 0
+    assert chosen is not None
+    args.game_id = chosen.hex()
+    return resume_any(args)
 
 
 def _command(argv: Sequence[str]) -> str | None:
@@ -119,6 +124,15 @@ def _quiet_closed_output() -> int:
     return EXIT_CLOSED_OUTPUT
 
 
+def _end_line() -> None:
+    try:
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def _closed_output(exc: BaseException) -> bool:
     if isinstance(exc, BrokenPipeError):
         return True
@@ -137,7 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         parser.exit(2, f"p2pcards {args.command}: error: {exc}\n")
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        # The terminal echoed ^C and the shell's prompt comes next: give it a line of its own (a
+        # command that said more, such as how to resume, returned 130 itself).
+        _end_line()
         return EXIT_INTERRUPTED
     except BaseException as exc:
         if _closed_output(exc):

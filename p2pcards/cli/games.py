@@ -340,14 +340,37 @@ def _list(as_json_doc: bool) -> int:
         print("No saved games.")
         return 0
     for s in found:
-        g = s.genesis
-        what = "?" if g is None else f"{g.game} with {', '.join(seat.name for seat in g.seats)}"
-        print(f"{s.game_id.hex()[:12]}  {_when(s.modified)}  {s.kind:<7}  {_state(s):<10}  "
-              f"{human_size(s.size):>8}  {what}")
+        print(line_of(s))
     unfinished = [s for s in found if s.unfinished]
     if unfinished:
         print(f"{len(unfinished)} unfinished: continue one with `p2pcards resume GAME_ID`.")
     return 0
+
+
+def line_of(s: Saved) -> str:
+    """One saved game on one line, as ``games`` lists it."""
+    g = s.genesis
+    what = "?" if g is None else f"{g.game} with {', '.join(seat.name for seat in g.seats)}"
+    return (f"{s.game_id.hex()[:12]}  {_when(s.modified)}  {s.kind:<7}  {_state(s):<10}  "
+            f"{human_size(s.size):>8}  {what}")
+
+
+def choose(offered: list[Saved], question: str) -> bytes | None:
+    """Ask the person at the terminal to pick one of ``offered`` by number (None: Enter alone, or the
+    end of input); asked again until the answer is one."""
+    for i, s in enumerate(offered, 1):
+        print(f"{i:>2}  {line_of(s)}")
+    while True:
+        try:
+            raw = input(f"{question} Type its number (1 to {len(offered)}), or Enter for none: ").strip()
+        except EOFError:
+            print()
+            return None
+        if not raw:
+            return None
+        if raw.isdigit() and 1 <= int(raw) <= len(offered):
+            return offered[int(raw) - 1].game_id
+        print(f"There is no game {raw}: type a number from 1 to {len(offered)}.")
 
 
 def _show(game_id: bytes, as_json_doc: bool) -> int:
@@ -366,8 +389,9 @@ def _show(game_id: bytes, as_json_doc: bool) -> int:
     print(f"kind     {s.kind}, {_state(s)}, last played {_when(s.modified)}")
     if g is not None:
         print(f"rules    {g.game} ({options_text(g.options)}), {g.dealer} dealer")
+        width = max(len(seat.name) for seat in g.seats)
         for i, seat in enumerate(g.seats):
-            print(f"seat {i}   {seat.name}  {wire.fingerprint(seat.key)}")
+            print(f"{f'seat {i}':<9}{seat.name:<{width}}  {wire.fingerprint(seat.key)}")
     print(f"kept     {human_size(s.size)} in {s.directory}"
           + ("" if records is None else f" ({records} messages in the journal)"))
     short = game_id.hex()[:12]
@@ -406,7 +430,21 @@ def _remove(ids: list[bytes], args: argparse.Namespace) -> int:
 
 
 __all__ = [
-    "OfflineRecord", "Saved", "all_saved", "describe_game", "has_messages", "is_saved", "load_offline",
+    "OfflineRecord",
+    "Saved",
+    "all_saved",
+    "choose",
+    "describe_game",
+    "has_messages",
+    "is_saved",
+    "line_of",
+    "load_offline",
     "mark_finished",
-    "new_store", "pick", "register", "remove", "resume_room", "run", "save_offline",
+    "new_store",
+    "pick",
+    "register",
+    "remove",
+    "resume_room",
+    "run",
+    "save_offline",
 ]

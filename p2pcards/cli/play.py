@@ -15,6 +15,7 @@ before the match did, 130 after Ctrl-C (the game is kept in the last two cases).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import select
 import sys
@@ -30,8 +31,10 @@ from p2pcards.ai.base import LEVELS
 from p2pcards.ai.budget import parse_think, set_default_think
 from p2pcards.cli import games as saved_games
 from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules
+from p2pcards.cli.pager import page
 from p2pcards.cli.rules import rules_page, rules_text
 from p2pcards.cli.screen import menu, questions, words
+from p2pcards.cli.screen.helptext import help_text
 from p2pcards.cli.screen.output import Terminal
 from p2pcards.cli.screen.screen import GameScreen, renders
 from p2pcards.games import ActionError, View
@@ -41,22 +44,7 @@ from p2pcards.table.genesis import GenesisError
 
 PLAYER_LEVELS = (*LEVELS, "random")
 EXIT_INPUT_ENDED = 3
-
-HELP = """\
-Answer "Your move" with:
-  a number    the move with that number in the list
-  a move      as listed, cards as letters: attack 7h, beat 7h 9h, bid 4, play qs,
-              discard 8s, raise (then the amount)
-  a card      10h, qs, a♠: the one legal move that uses that card
-              (two cards for a Durak beat: 7h 9h)
-  table       show the table and the moves again
-  rules       the rules of this game (rules 3: only its section 3)
-  help        this text
-  quit        leave the game (asks first, and whether to keep it for later)
-table, rules, help and quit also work while the computers play.
-Out of the match (Azi: no chips left for the ante), you are asked whether to
-watch the others play on (w) or leave (l).
-Ranks 2-10, J, Q, K, A (T is ten too); suits c ♣, d ♦, h ♥, s ♠."""
+EXIT_INTERRUPTED = 130
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -179,17 +167,26 @@ def play_room(room: LocalRoom, *, json_mode: bool, resumed: bool = False) -> int
     """Play ``room`` at this terminal (or for a program, ``json_mode``) to its end or until the player
     leaves; the room's journal is closed on the way out, whatever happens."""
     saved = saved_games.is_saved(room)
+    session: Session | None = None
+    closed = False
     try:
         session = Session(room, json_mode=json_mode, saved=saved, resumed=resumed)
         try:
             return session.play()
         except KeyboardInterrupt:
             session.interrupted()
+            return EXIT_INTERRUPTED
+        except BrokenPipeError:
+            closed = True
             raise
     finally:
         room.close()
-        if saved and not saved_games.has_messages(room.game_id):
-            saved_games.remove(room.game_id)  # stopped before the first message: nothing to keep
+        # Nothing to keep: stopped before the first message, or nobody could have played it (its
+        # output was closed, ``--json | head``, before a person made a move; a new game only).
+        unplayed = closed and not resumed and (session is None or not session.moved)
+        if saved and (unplayed or not saved_games.has_messages(room.game_id)):
+            with contextlib.suppress(OSError, store.StoreError):
+                saved_games.remove(room.game_id)
 
 
 # ============================================================================ the session
@@ -220,6 +217,8 @@ class Session:
         self.game = room.rules.name
         self.kept: bool | None = None
         """Whether a game left unfinished is kept for later (None: not asked)."""
+        self.moved = False
+        """A person made a move at this session (a game nobody played is not kept if its output closes)."""
         self.question: questions.Question | None = None
         """A question for the player that arrived while the computers played (asked between frames)."""
         room.table_listener = self._table_event
@@ -337,8 +336,11 @@ class Session:
         finally:
             self.screen.replaying = False
         if not self.json:
-            self.screen.say(Text(f"Resumed at hand {self.room.hand_number + 1}. {self.screen.standings()}",
-                                 style="bold"))
+            standings = self.screen.standings()
+            said = f"Resumed at hand {self.room.hand_number + 1}."
+            if standings:
+                said += f" {standings[:1].upper()}{standings[1:]}"
+            self.screen.say(Text(said, style="bold"))
         self.screen.ask_if_out()
 
     def _table_event(self, event: object) -> None:
@@ -433,20 +435,27 @@ class Session:
                 except ActionError as exc:
                     self.screen.problem(raw, self.screen.explain(exc))
                     continue
+                self.moved = True
                 return
 
-    def ask_amount(self, entry: menu.Entry) -> menu.Chosen | menu.Problem | menu.Command:
-        try:
-            raw = self.read(f"{entry.verb.capitalize()} how many chips ({entry.low}-{entry.high})? ")
-        except EOFError:
-            raise _Leave(ended=True) from None
-        return menu.resolve_amount(raw, entry)
+    def ask_amount(self, entry: menu.Entry) -> menu.Chosen | menu.Command:
+        """The amount of a run of bets or raises, asked again until it is one (or a command)."""
+        while True:
+            try:
+                raw = self.read(f"{entry.verb.capitalize()} how many chips ({entry.low}-{entry.high})? ")
+            except EOFError:
+                raise _Leave(ended=True) from None
+            amount = menu.resolve_amount(raw, entry)
+            if not isinstance(amount, menu.Problem):
+                return amount
+            self.screen.problem(raw, amount.message)
 
     def command(self, command: menu.Command, view: View | None, entries: list[menu.Entry]) -> None:
         name = command.name
         if name == "help":
-            self.term.emit({"event": "help", "text": HELP})
-            self.screen.say(Text(HELP))
+            text = help_text(self.game, lan=False)
+            self.term.emit({"event": "help", "text": text})
+            self.screen.say(Text(text))
         elif name == "rules" and command.arg:
             text = rules_page(self.game, command.arg)
             self.term.emit({"event": "rules", "game": self.game, "text": text})
@@ -457,11 +466,7 @@ class Session:
             self.term.emit({"event": "rules", "game": self.game, "text": text})
             if not self.json:
                 self.screen.flush()
-                if self.console.is_terminal:
-                    with self.console.pager(styles=True):
-                        self.console.print(Markdown(text))
-                else:
-                    self.console.print(Markdown(text))
+                page(self.console, Markdown(text))
         elif name == "table":
             if view is None:
                 self.screen.say(Text("No hand is being played yet.", style="dim"))
@@ -530,11 +535,15 @@ class Session:
         self.term.hide_status()
         game_id = self.room.game_id.hex()
         self.term.emit({"event": "interrupted", "game_id": game_id, "kept": self.saved})
-        if self.saved and not self.room.finished and not self.json and self.room.table.chain.step > 0:
-            self.term.answered()
-            self.screen.say()
+        if self.json:
+            return
+        self.term.answered()
+        self.screen.say()  # off the line of the prompt (or of the ^C the terminal echoed)
+        if self.saved and not self.room.finished and self.room.table.chain.step > 0:
             self.screen.say(Text(f"Interrupted. The game is kept: come back to it with  p2pcards resume "
                                  f"{game_id[:12]}", style="bold"))
+        else:
+            self.screen.say(Text("Interrupted.", style="dim"))
 
     def saved_line(self) -> None:
         if not self.saved:

@@ -10,6 +10,7 @@ from rich.markdown import Markdown
 
 from p2pcards import games
 from p2pcards.cli.common import UsageError
+from p2pcards.cli.pager import page
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,6 +62,5 @@ def run(args: argparse.Namespace) -> int:
     if args.plain or not console.is_terminal:
         print(text, end="")
     else:
-        with console.pager(styles=True):
-            console.print(Markdown(text))
+        page(console, Markdown(text))
     return 0

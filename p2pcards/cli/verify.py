@@ -418,10 +418,11 @@ def print_text(r: Report) -> None:
     if r.damaged:
         print(f"damaged  {r.damaged}")
     print(f"game     {g.game}, {len(g.seats)} seats, {g.dealer} dealer, id {g.game_id.hex()}")
+    width = max(len(r.name(i)) for i in range(len(g.seats)))
     for i, seat in enumerate(g.seats):
         runner = g.runner_of(i)
         note = "" if runner is None else f"  (computer player on {r.name(runner)}'s laptop)"
-        print(f"seat {i}   {r.name(i)}  {wire.fingerprint(seat.key)}{note}")
+        print(f"{f'seat {i}':<9}{r.name(i):<{width}}  {wire.fingerprint(seat.key)}{note}")
     for h in r.hands:
         lines = _with_names(r, h.summary).splitlines() or [""]
         print(f"hand {h.hand + 1:<3} {lines[0]}")

@@ -37,6 +37,21 @@ DEFAULT_PORT: Final = 47_474
 Address = tuple[str, int]
 
 
+def connection_problem(exc: BaseException) -> str:
+    """What went wrong with a connection, in words: ``connection timed out``, never the raw
+    ``[Errno 110] Connection timed out`` of an ``OSError`` (which trio's errors carry as their cause)."""
+    cause: BaseException | None = exc
+    while cause is not None and not isinstance(cause, OSError):
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(cause, OSError) and cause.strerror:
+        return cause.strerror[:1].lower() + cause.strerror[1:]
+    if isinstance(exc, trio.ClosedResourceError):
+        return "the connection was closed"
+    if isinstance(exc, trio.BrokenResourceError):
+        return "the connection broke"
+    return str(exc) or type(exc).__name__
+
+
 class LinkError(Exception):
     """The connection could not be opened or the handshake's transport failed."""
 
@@ -180,7 +195,7 @@ class Link:
                 try:
                     data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                    raise LinkError(f"receive failed: {exc or type(exc).__name__}") from None
+                    raise LinkError(f"receive failed: {connection_problem(exc)}") from None
                 if not data:
                     return None
             try:
@@ -200,7 +215,7 @@ class Link:
         try:
             await self.stream.send_all(frame)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            raise LinkError(f"send failed: {exc or type(exc).__name__}") from None
+            raise LinkError(f"send failed: {connection_problem(exc)}") from None
         self.frames_out += 1
 
     async def aclose(self) -> None:
@@ -217,7 +232,7 @@ class Link:
                 self._queued -= len(frame)
                 self.frames_out += 1
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            self.close(f"send failed: {exc or type(exc).__name__}")
+            self.close(f"send failed: {connection_problem(exc)}")
         else:
             self.close(self.close_reason or "closed")
 
@@ -243,7 +258,7 @@ class Link:
                     self.close("the peer closed the connection")
                     return
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            self.close(f"receive failed: {exc or type(exc).__name__}")
+            self.close(f"receive failed: {connection_problem(exc)}")
 
 
 async def establish(
@@ -276,7 +291,7 @@ async def establish(
         raise LinkError(f"handshake not completed within {timeout} s") from None
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
         await trio.aclose_forcefully(stream)
-        raise LinkError(f"connection lost during the handshake: {exc}") from None
+        raise LinkError(f"connection lost during the handshake: {connection_problem(exc)}") from None
     except BaseException:
         await trio.aclose_forcefully(stream)
         raise
@@ -299,9 +314,9 @@ async def dial(
         with trio.fail_after(timeout):
             stream = await trio.open_tcp_stream(host, port, local_address=source)
     except trio.TooSlowError:
-        raise LinkError(f"no answer from {host}:{port} within {timeout} s") from None
+        raise LinkError(f"no answer from {host}:{port} within {timeout:g} s") from None
     except OSError as exc:
-        raise LinkError(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        raise LinkError(f"cannot connect to {host}:{port}: {connection_problem(exc)}") from None
     _tune(stream)
     return await establish(stream, handshake, max_frame=max_frame)
 
@@ -345,6 +360,7 @@ __all__ = [
     "Link",
     "LinkError",
     "accept",
+    "connection_problem",
     "dial",
     "establish",
     "listen",

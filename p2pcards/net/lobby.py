@@ -45,7 +45,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -90,8 +90,46 @@ MAX_REFUSING: Final = 16
 """Refusals being written at once; beyond that a connection turned away is simply closed."""
 REFUSAL_LINGER: Final = 0.5
 """Seconds a refused connection is kept to deliver its refusal."""
-COMPUTER_NAMES: Final = ("Anna", "Boris", "Clara", "Dmitri", "Elena", "Farid", "Galina", "Hugo")
-"""Names for the host's computer players (as offline), the first ones nobody at the table has."""
+COMPUTER_NAMES: Final = ("Anna", "Boris", "Clara", "Dmitri", "Elena", "Farid", "Galina", "Hugo",
+                          "Irina", "Jonas", "Kira", "Lev", "Marta", "Nikolai", "Olga", "Pavel", "Rosa",
+                          "Stefan", "Tamara", "Viktor", "Wanda", "Yuri", "Zoe")
+"""Names for the host's computer players (as offline), the first ones that resemble nobody's at the
+table (``resembles``).  At most five persons sit beside a computer player, and each rules out at most
+three of these, so there are always enough."""
+
+
+def _folded(name: str) -> str:
+    return "".join(c for c in name.casefold() if c.isalnum())
+
+
+def _distance(a: str, b: str) -> int:
+    """Edits (insert, delete, replace) from ``a`` to ``b``."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def resembles(a: str, b: str) -> bool:
+    """Whether two names could be taken for each other on a screen: equal but for case, spaces or
+    punctuation, one the start of the other (Ann, Anna), the same first three letters (Dmitry,
+    Dmitri), or a letter apart (two in names of four letters or more: Lena, Elena; Olya, Olga)."""
+    x, y = _folded(a), _folded(b)
+    if not x or not y:
+        return x == y
+    if x.startswith(y) or y.startswith(x) or (len(x) >= 3 and x[:3] == y[:3]):
+        return True
+    return _distance(x, y) <= (1 if min(len(x), len(y)) <= 3 else 2)
+
+
+def computer_names(taken: Sequence[str], count: int) -> list[str]:
+    """The first ``count`` of ``COMPUTER_NAMES`` that resemble none of ``taken`` (the people's)."""
+    names = [n for n in COMPUTER_NAMES if not any(resembles(n, t) for t in taken)]
+    if len(names) < count:  # not reachable at six seats; never two equal names all the same
+        names += [f"Computer {i}" for i in range(1, count + 1) if f"Computer {i}" not in taken]
+    return names[:count]
 
 
 @dataclass
@@ -505,10 +543,8 @@ class Lobby:
     # ------------------------------------------------------------------ starting
 
     def _computer_names(self, taken: list[str], count: int) -> list[str]:
-        """Names for ``count`` computer players that nobody at the table has (there are always
-        enough: eight names, at most six seats)."""
-        used = {n.casefold() for n in taken}
-        return [n for n in COMPUTER_NAMES if n.casefold() not in used][:count]
+        """Names for ``count`` computer players that resemble nobody's at the table."""
+        return computer_names(taken, count)
 
     async def start(
         self,

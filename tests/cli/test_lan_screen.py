@@ -85,6 +85,7 @@ def test_the_host_admits_by_fingerprint_and_plays_at_the_keyboard(tmp_path: Path
         child.expect("Match over")
         child.expect("p2pcards verify [0-9a-f]{12}")
         child.expect(pexpect.EOF)
+        others[1].wait(60)  # Bob's program ends by itself too, maybe a moment after the host's
     finally:
         child.close(force=True)
         for proc in others:

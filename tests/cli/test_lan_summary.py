@@ -1,5 +1,6 @@
-"""A table described shortly: ``list`` lines within 80 columns, essentials first, nothing cut in the
-middle of a word; ``host`` and ``join`` show only the options that differ from the defaults."""
+"""A table described shortly: ``list`` lines within the terminal's columns, essentials first, the host's
+key always whole, nothing cut in the middle of a word; ``host`` and ``join`` show only the options that
+differ from the defaults."""
 
 from __future__ import annotations
 
@@ -53,18 +54,39 @@ def test_a_list_is_cut_after_whole_parts_with_the_number_left_out():
 
 def test_a_list_line_fits_80_columns_with_the_essentials_first_and_no_word_cut():
     plain = ad_line(spades_ad(target="300"), {}, "+ ").plain
-    assert plain.startswith("+ Kai's table  Spades  3 of 4 seats free  192.168.100.200:47474")
-    assert "(target=300)" in plain and "blind_nil" not in plain and "mental" not in plain
-    assert cell_len(plain) <= 80
+    first, key = plain.split("\n")
+    assert first.startswith("+ Kai's table  Spades  3 of 4 seats free  192.168.100.200:47474")
+    assert "(target=300)" in first and "blind_nil" not in plain and "mental" not in plain
+    assert cell_len(first) <= 80 and key == f"  host key {FP}"  # under the name, whole
+
+
+def test_the_host_key_is_on_the_line_when_the_terminal_is_wide_enough():
+    """The host's screen tells players to check its key in ``list``: at 100 columns or 200 it is
+    there, on the table's own line, and a known host is named beside it."""
+    for width in (100, 200):
+        plain = ad_line(spades_ad(target="300"), {}, "+ ", width=width).plain
+        assert "\n" not in plain and f"  host key {FP}" in plain and cell_len(plain) <= width
+    known = ad_line(spades_ad(), {FP: "Hana"}, "+ ", width=120).plain
+    assert f"host Hana (known), key {FP}" in known
+
+
+def split_entry(text: str) -> tuple[str, str]:
+    """A table's first line, and its host key (from the first line or the second)."""
+    lines = text.split("\n")
+    assert len(lines) <= 2, text
+    found = re.search(r"key ([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})", text)
+    assert found is not None, text
+    return lines[0], found.group(1)
 
 
 @pytest.mark.parametrize("name", ["A" * 40, "The longest table name there is on here", "Hana's table"])
-def test_every_list_line_is_one_line_of_at_most_80_columns_whatever_it_says(name: str):
+def test_every_list_line_is_at_most_80_columns_and_shows_the_host_key_whatever_it_says(name: str):
     ad = spades_ad(name, target="300", floor="-100", failed_nil_tricks="bags_only")
     seeded = TableAd(**{**ad.__dict__, "private": True, "dealer": "seeded"})
     for known in ({}, {FP: "Hana Kowalska-Montgomery"}):
-        line = ad_line(seeded, known, "12  ").plain
-        assert "\n" not in line and cell_len(line) <= 80, line
+        entry = ad_line(seeded, known, "12  ").plain
+        line, key = split_entry(entry)
+        assert key == FP and all(cell_len(part) <= 80 for part in entry.split("\n")), entry
         # the seats said shortly when the line is short of room
         assert re.search(r"  Spades  (3 of 4 seats free|3/4 free)  192\.168\.100\.200:47474  "
                          r"SEEDED DEALER", line)
@@ -83,19 +105,20 @@ def test_every_list_line_is_one_line_of_at_most_80_columns_whatever_it_says(name
             assert name[len(kept)] == " " or " " not in name
     # everything at once still makes one line, with the essentials
     worst = TableAd(**{**seeded.__dict__, "version": 99, "playing": True})
-    line = ad_line(worst, {}, "12  ").plain
-    assert "\n" not in line and cell_len(line) <= 80, line
+    line, key = split_entry(ad_line(worst, {}, "12  ").plain)
+    assert key == FP and cell_len(line) <= 80, line
     assert "Spades  playing  192.168.100.200:47474" in line and line.startswith("12  " + name[:6])
 
 
 def test_options_that_do_not_fit_are_counted():
     options = (("first_bout_limit_5", "true"), ("players", "4"), ("series_hands", "3"))
     durak = TableAd("Hana's table", "durak", options, 4, 2, FP, LOBBY, True, 4242, ("10.0.0.2",))
-    head = "+ Hana's table  Durak  2 of 4 seats free  10.0.0.2:4242  join code needed"
-    assert ad_line(durak, {}, "+ ").plain == head
-    assert ad_line(durak, {}, "+ ", width=100).plain == head + "  (2 options changed)"
-    assert ad_line(durak, {}, "+ ", width=150).plain == (
-        head + "  (first_bout_limit_5=true, series_hands=3)  host ABCD-EFGH-IJKL-MNOP")
+    head = "+ Hana's table  Durak  2 of 4 seats free  10.0.0.2:4242"
+    key = "  host key ABCD-EFGH-IJKL-MNOP"
+    assert ad_line(durak, {}, "+ ").plain == head + "  join code needed\n" + key
+    assert ad_line(durak, {}, "+ ", width=125).plain == head + key + "  join code needed  (2 options changed)"
+    assert ad_line(durak, {}, "+ ", width=160).plain == (
+        head + key + "  join code needed  (first_bout_limit_5=true, series_hands=3)")
 
 
 def test_the_host_title_is_never_cut_and_its_options_are_only_the_changed_ones():

@@ -23,8 +23,10 @@ from p2pcards.store import Peers, StoreError
 from p2pcards.text import MAX_NAME, shown
 from p2pcards.wire import fingerprint
 
-SETTLE: Final = 1.5
-"""Seconds ``join`` (no table named) waits after the first table appears for others to show up."""
+SETTLE: Final = 0.2
+"""Seconds ``join`` (no table named, or part of a name) waits after the first table that fits
+appears for the others to answer the same query: an mDNS responder answers a query for a shared
+record after a random 20-120 ms (RFC 6762 §6), so on a LAN they all have by then."""
 
 
 @contextlib.asynccontextmanager
@@ -62,15 +64,17 @@ def ad_json(ad: TableAd, known: dict[str, str]) -> dict[str, Any]:
 
 
 def line_width(out: Out) -> int:
-    """The columns a one-line description may take: 80, or less on a narrower terminal."""
-    return min(LINE, out.console.width)
+    """The columns a table's line may take: the terminal's (80 where output is not a terminal)."""
+    return out.console.width if out.console.is_terminal else LINE
 
 
 def ad_line(ad: TableAd, known: dict[str, str], mark: str = "", width: int = LINE) -> Text:
-    """One table as ``list`` shows it: one line within ``width`` columns, the essentials first (name,
-    game, free seats, address), then what fits of the rest, each part whole: a seeded dealer or
-    another protocol (the name is shortened for those first), a join code, the options that differ
-    from the defaults, the host.  Every text in ``ad`` was made safe when it was parsed."""
+    """One table as ``list`` shows it, within ``width`` columns, the essentials first (name, game,
+    free seats, address), then a seeded dealer or another protocol (the name is shortened for those
+    first), the host's key (its fingerprint, which the host's screen tells players to compare, or
+    the name of a known host), a join code, the options that differ from the defaults, each part
+    whole.  The host's key is never left out: where the first line has no room for it, it goes on a
+    second line under the name.  Every text in ``ad`` was made safe when it was parsed."""
     address = f"  {ad.addresses[0]}:{ad.port}" if ad.addresses else ""
     # what a player must not miss: a deck anyone can predict, a program that cannot join
     warnings = [f"  {DEALER_WORDS.get(ad.dealer, ad.dealer).split(' (')[0]}"] if ad.dealer != "mental" else []
@@ -90,6 +94,16 @@ def ad_line(ad: TableAd, known: dict[str, str], mark: str = "", width: int = LIN
     line.put(address)
     for warning in warnings:
         line.add(warning, style="bold red")
+    host = known.get(ad.fingerprint)
+    key = Text("  host ")
+    if host is not None:
+        key.append(host, style="bold")
+        key.append(" (known), ")
+    key.append("key ")
+    key.append(ad.fingerprint, style="cyan")
+    below = cell_len(key.plain) > line.room
+    if not below:
+        line.text.append_text(key)
     if ad.private:
         line.add("  join code needed", style="yellow")
     changed = changed_options(ad.game, ad.options)
@@ -98,10 +112,12 @@ def ad_line(ad: TableAd, known: dict[str, str], mark: str = "", width: int = LIN
         line.add(f"  ({options})", style="dim")
     elif changed:
         line.add(f"  ({len(changed)} option{'s' if len(changed) != 1 else ''} changed)", style="dim")
-    host = known.get(ad.fingerprint)
-    if host is None or not line.add(f"  host {host} (known)", style="bold"):
-        line.add(f"  host {ad.fingerprint}", style="cyan")
-    return line.text
+    text = line.text
+    if below:
+        indent = " " * min(cell_len(mark), 8)
+        text.append("\n" + indent)
+        text.append_text(key[2:])
+    return text
 
 
 def _exact(ad: TableAd, wanted: str) -> bool:
@@ -131,13 +147,18 @@ async def find_table(
     at_address: str | None = None,
 ) -> TableAd:
     """The table named ``wanted`` (its name, a unique part of it, or its host's fingerprint); with no
-    name, the only open table around (or only those at ``at_address``), or the one the player picks.
+    name, the only open table around (or only those at ``at_address``).
 
-    A table named exactly is taken the moment it is seen: nothing more is waited for."""
+    A table named exactly is taken the moment it is seen.  Otherwise the tables that fit are those
+    that answer within ``SETTLE`` seconds of the first one (every host answers the same query at
+    once): one is taken then; of several, a person at a terminal picks one by number (and is asked
+    nothing else meanwhile: no table is taken by itself once the list is shown), a program is told
+    which there are.  ``timeout`` bounds only the wait for a first table that fits."""
     known = known_hosts()
     seen: dict[str, TableAd] = {}
-    pick = wanted is None and lines is not None and out.interactive
+    can_pick = lines is not None and out.interactive
     listed: list[TableAd] = []
+    picking = False
     where = f" at {at_address}" if at_address is not None else ""
     out.status(f"Looking for tables{where} on the local network…")
     chosen: list[TableAd] = []
@@ -145,23 +166,58 @@ async def find_table(
     def counts(ad: TableAd) -> bool:
         return at_address is None or at_address in ad.addresses
 
+    def fits(ad: TableAd) -> bool:
+        return _close(ad, wanted) if wanted is not None else not ad.playing
+
+    def fitting() -> list[TableAd]:
+        return [ad for ad in seen.values() if fits(ad)]
+
     async with browsing(interfaces) as sightings, trio.open_nursery() as nursery:
+        deadline = trio.CancelScope(deadline=trio.current_time() + timeout)
+
+        def take(ad: TableAd) -> None:
+            chosen.append(ad)
+            nursery.cancel_scope.cancel()
+
+        def show(ad: TableAd) -> None:
+            listed.append(ad)
+            out.hide_status()
+            out.say(ad_line(ad, known, f"{len(listed):>2}  ", line_width(out)))
 
         async def choose() -> None:
             assert lines is not None
+            out.prompt("Type a table's number to join it: ")
             while True:
                 try:
                     raw = (await lines.get()).strip()
                 except EndOfInput:
                     raise LanError("no table chosen") from None
                 if raw.isdigit() and 1 <= int(raw) <= len(listed):
-                    chosen.append(listed[int(raw) - 1])
-                    nursery.cancel_scope.cancel()
+                    take(listed[int(raw) - 1])
                     return
                 out.say(Text(f"Type a number from 1 to {len(listed)} (Ctrl-C to stop).", style="yellow"))
+                out.prompt("Type a table's number to join it: ")
+
+        async def settle() -> None:
+            nonlocal picking
+            await trio.sleep(SETTLE)
+            found = fitting()
+            if len(found) == 1:
+                take(found[0])
+            elif not can_pick:
+                nursery.cancel_scope.cancel()  # ``_decide`` says which tables there are
+            else:
+                picking = True
+                deadline.deadline = float("inf")  # the person chooses: nothing is taken by itself
+                out.hide_status()
+                what = "tables are open" if wanted is None else f"tables fit {wanted!r}"
+                out.say(Text(f"{len(found)} {what}{where}:", style="bold"))
+                for ad in found:
+                    show(ad)
+                nursery.start_soon(choose)
 
         async def watch() -> None:
-            settle: trio.CancelScope | None = None
+            settling = False
             async for sighting in sightings:
                 if isinstance(sighting, Vanished):
                     seen.pop(sighting.instance, None)
@@ -172,32 +228,28 @@ async def find_table(
                     continue
                 seen[ad.instance] = ad
                 if wanted is not None and _exact(ad, wanted):
-                    chosen.append(ad)
-                    nursery.cancel_scope.cancel()
+                    take(ad)
                     return
-                if pick and isinstance(sighting, Appeared) and not ad.playing:
-                    listed.append(ad)
-                    out.hide_status()
-                    out.say(ad_line(ad, known, f"{len(listed):>2}  ", line_width(out)))
+                if not fits(ad):
+                    continue
+                if picking and all(ad.instance != a.instance for a in listed):
+                    show(ad)  # one more to choose from, below the others, and the question again
                     out.prompt("Type a table's number to join it: ")
-                if wanted is None and not pick and settle is None:
-                    settle = trio.CancelScope(deadline=trio.current_time() + SETTLE)
-                    nursery.start_soon(_end_at, settle, nursery)
+                elif not settling:
+                    settling = True
+                    nursery.start_soon(settle)
 
-        if pick:
-            nursery.start_soon(choose)
+        async def give_up() -> None:
+            with deadline:
+                await trio.sleep_forever()
+            nursery.cancel_scope.cancel()
+
         nursery.start_soon(watch)
-        nursery.start_soon(_end_at, trio.CancelScope(deadline=trio.current_time() + timeout), nursery)
+        nursery.start_soon(give_up)
     out.hide_status()
     if chosen:
         return chosen[0]
     return _decide(wanted, list(seen.values()), timeout, at_address)
-
-
-async def _end_at(scope: trio.CancelScope, nursery: trio.Nursery) -> None:
-    with scope:
-        await trio.sleep_forever()
-    nursery.cancel_scope.cancel()
 
 
 def _decide(wanted: str | None, seen: list[TableAd], timeout: float, at_address: str | None) -> TableAd:

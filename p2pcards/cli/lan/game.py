@@ -20,12 +20,14 @@ from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
 from p2pcards.cli.rules import rules_page
 from p2pcards.cli.screen import going_on, menu, questions, words
 from p2pcards.cli.screen.asking import OpenQuestions
+from p2pcards.cli.screen.helptext import help_text
 from p2pcards.cli.screen.output import Terminal
 from p2pcards.cli.screen.screen import GameScreen, renders
 from p2pcards.games import ActionError, View
 from p2pcards.net.node import BotError, Node, NodeEvent, PeerDown, PeerUp
 from p2pcards.store import paths as store_paths
 from p2pcards.table import outputs as out
+from p2pcards.table.genesis import Genesis
 from p2pcards.table.replica import DISCONNECTED_MS
 from p2pcards.wire import fingerprint
 
@@ -39,24 +41,28 @@ JSON_WAIT_EVERY: Final = 10.0
 TEXT_WAIT_EVERY: Final = 15.0
 EXIT_INPUT_ENDED: Final = 3
 
-HELP = """\
-Answer "Your move" with:
-  a number    the move with that number in the list
-  a move      as listed, cards as letters: attack 7h, beat 7h 9h, bid 4, play qs,
-              discard 8s, raise (then the amount)
-  a card      10h, qs, a♠: the one legal move that uses that card
-              (two cards for a Durak beat: 7h 9h)
-  table       show the table (and your moves) again
-  rules       the sections of this game's rules (rules 3: section 3;
-              rules all: everything)
-  help        this text
-  return      after the others went on without you: ask to be dealt in again
-  quit        leave the table (asks first); `p2pcards resume` brings you back
-              to the same game
-Moves are read on your turn only; table, rules, help and quit work at any time.
-A question the table asks (go on without a silent player? admit a player
-back?) is answered with the words it shows, even during your turn.
-Ranks 2-10, J, Q, K, A (T is ten too); suits c ♣, d ♦, h ♥, s ♠."""
+
+def laptop(genesis: Genesis, names: Sequence[str], me: int, seat: int) -> str:
+    """Whose laptop runs the computer player at ``seat``: "your laptop", "Hana's laptop"."""
+    runner = genesis.runner_of(seat)
+    if runner is None:
+        return "another laptop"
+    return "your laptop" if runner == me else f"{words.possessive(names[runner])} laptop"
+
+
+def who_sees(genesis: Genesis, names: Sequence[str], me: int) -> str:
+    """What each laptop can see, in plain words: its own seat's cards, and those of the computer
+    players it runs (the genesis says which)."""
+    runs: dict[int, list[int]] = {}
+    for seat, runner in sorted(genesis.computers):
+        runs.setdefault(runner, []).append(seat)
+    said = ["Each laptop sees only the cards of its own seat."]
+    for runner, seats in sorted(runs.items()):
+        whose = "Your laptop" if runner == me else f"{words.possessive(names[runner])} laptop"
+        plural = "s" if len(seats) > 1 else ""
+        said.append(f"{whose} also sees the cards of {words.join([names[s] for s in seats])}, the computer "
+                    f"player{plural} it runs.")
+    return " ".join(said)
 
 
 def display_names(names: Sequence[str], me: int) -> tuple[str, ...]:
@@ -195,11 +201,12 @@ class LanGame:
             if s["seat"] == self.me:
                 line.append("  you" + (f" (played by a computer, {self.auto})" if self.auto else ""))
             elif s["player"] == "computer":
-                line.append("  computer player on the host's machine", style="dim")
+                runner = laptop(self.genesis, self.names, self.me, s["seat"])
+                line.append(f"  computer player, run by {runner}", style="dim")
             self.term.say(line)
         self.term.say(Text(
-            "Every seat signs this table before the first card; the deck is shuffled by all seats with "
-            "proofs (mental poker), and each machine sees only its own cards.", style="dim"))
+            "Every seat signs this table before the first card, and the deck is shuffled by all seats "
+            "with proofs (mental poker). " + who_sees(self.genesis, self.names, self.me), style="dim"))
         if self.auto is None:
             self.term.say(Text("On your turn type a move's number, the move, a card, help, rules or quit.",
                                style="dim"))
@@ -345,8 +352,9 @@ class LanGame:
     def _command(self, command: menu.Command) -> None:
         name = command.name
         if name == "help":
-            self.term.emit({"event": "help", "text": HELP})
-            self.screen.say(Text(HELP))
+            text = help_text(self.game, lan=True)
+            self.term.emit({"event": "help", "text": text})
+            self.screen.say(Text(text))
         elif name == "rules":
             # One section at a time: a pager would share the terminal with the line reader, and a
             # hundred lines at once scroll the table away while the game goes on.

@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 # (``_play``): a quarter of a second that a player waiting to be admitted need not wait for.
 
 DISCOVERY_TIMEOUT: Final = 10.0
+BARE_LOOK: Final = 2.0
+"""Seconds an address alone where nothing answers on the default port is looked for by mDNS: a
+host on the network answers a query within tens of milliseconds."""
 CODE_TRIES: Final = 3
 SEEDED_WARNING: Final = (
     "this table is dealt by the SEEDED dealer: its deck order follows from the table's description, so "
@@ -341,12 +344,33 @@ async def _connect(
             out.say(Text(f"Nothing answers at {target.label}:{DEFAULT_PORT}; looking for the tables at "
                          f"{target.label} on the network…", style="dim"))
             interfaces = [config.interface] if config.interface is not None else None
-            ad = await find_table(None, interfaces, config.timeout, out, lines, at_address=target.label)
+            look = min(config.timeout, BARE_LOOK)
+            try:
+                ad = await find_table(None, interfaces, look, out, lines, at_address=target.label)
+            except LanError as exc:
+                if "no table found" not in str(exc):
+                    raise
+                raise LanError(nobody_at(target.label, problem, look)) from None
             target = _target_of(ad, config, out)
             if target.ad is not None and target.ad.private and code is None:
                 code = await _ask_code(out, lines, f"{target.label!r} is a private table")
             continue
         raise LanError(f"could not join {target.label}: {problem}")
+
+
+def nobody_at(address: str, problem: str, looked: float) -> str:
+    """What was tried at an address alone where nothing answered, and what to try next."""
+    why = problem.split(f"{address}:{DEFAULT_PORT}", 1)[-1].lstrip(": ").rstrip(".")
+    if "refused" in why.lower():
+        tried = f"nothing listens on port {DEFAULT_PORT} (the connection was refused)"
+    elif why.startswith("within"):
+        tried = f"port {DEFAULT_PORT} gave no answer {why}"
+    else:
+        tried = f"port {DEFAULT_PORT} cannot be reached ({why[:1].lower()}{why[1:]})"
+    return (f"no p2pcards table at {address}: {tried}, and no table at {address} was announced on the "
+            f"network within {looked:g} s. Check the address on the host's screen (\"Players join with: "
+            "p2pcards join HOST:PORT\") and give it with its port; check that the host's program is still "
+            "running and that both laptops are on the same network (see docs/troubleshooting.md)")
 
 
 def _unreachable(problem: str) -> bool:

@@ -32,7 +32,7 @@ LOOPBACK = "127.0.0.1"
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser(
-        "resume", help="come back to a game on the local network after a crash or a quit",
+        "resume", help="continue a saved game where it stopped, offline or on the local network",
         description=(
             "Restart a network game from its journal: the seat reconnects to the others, catches up "
             "and plays on. Without GAME_ID, the one unfinished network game is resumed."

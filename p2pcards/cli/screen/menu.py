@@ -160,7 +160,8 @@ def render(entries: list[Entry], rows: int = ROWS) -> Table:
 def resolve(raw: str, entries: list[Entry], rules: Rules) -> Resolution:
     typed = " ".join(raw.strip().split())
     if not typed:
-        return Problem(f"Type a move's number (1 to {len(entries)}), a move, a card, or 'help'.")
+        which = "1" if len(entries) == 1 else f"1 to {len(entries)}"
+        return Problem(f"Type a move's number ({which}), a move, a card, or 'help'.")
     lowered = typed.lower()
     asked = command(lowered)
     if asked is not None:
@@ -168,6 +169,8 @@ def resolve(raw: str, entries: list[Entry], rules: Rules) -> Resolution:
     if lowered.isdigit():
         number = int(lowered)
         if not 1 <= number <= len(entries):
+            if len(entries) == 1:
+                return Problem(f"There is no move {number}: there is one move, number 1.")
             return Problem(f"There is no move {number}: choose a number from 1 to {len(entries)}.")
         entry = entries[number - 1]
         return NeedAmount(entry) if entry.is_run else Chosen(entry.text)
@@ -191,7 +194,8 @@ def resolve(raw: str, entries: list[Entry], rules: Rules) -> Resolution:
         return Problem(cv.symbols(parse_error[:1].upper() + parse_error[1:]))
     example = (entries[0].shown or entries[0].text).lower() if entries else "play 10h"
     return Problem(
-        f"'{typed}' is not a move, a move number or a card. Type a number from 1 to {len(entries)}, "
+        f"'{typed}' is not a move, a move number or a card. Type "
+        f"{'1' if len(entries) == 1 else f'a number from 1 to {len(entries)}'}, "
         f"a move as listed (e.g. '{cv.plain_move(example)}'), a card (e.g. '10h'), or 'help'."
     )
 

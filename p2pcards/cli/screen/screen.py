@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.rule import Rule
 from rich.text import Text
@@ -90,6 +91,7 @@ class GameScreen:
         self._shuffles: dict[int, int] = {}
         self._group: Text | None = None
         self._activity = ""
+        self._forced: str | None = None
 
     # ================================================================ reading the replica
 
@@ -140,6 +142,7 @@ class GameScreen:
         self._shuffles.pop(hand, None)
         self._before = None
         self.hand = hand
+        self.face.new_hand()
 
     @property
     def shufflers(self) -> int:
@@ -197,14 +200,22 @@ class GameScreen:
     def _refresh(self) -> None:
         if not self.term.interactive:
             return
-        shown = [t for t in (self._group.plain if self._group is not None else "", self._activity) if t]
-        if shown:
-            self.term.status(" — ".join(shown)[: WIDTH - 4])
+        line = status_line(self._activity, self._group.plain if self._group is not None else "",
+                           self.term.console.width - 3)  # the spinner and its space, and a margin
+        if line:
+            self.term.status(line)
 
     # ================================================================ the player's turn
 
+    def news(self, view: View) -> None:
+        """What happened since the last move that the player should know before choosing (Durak:
+        the cards drawn from the talon), said before the turn rather than after the player's move."""
+        for line in self.face.before_move(self.me, "", view):
+            self.log(line, alone=True)
+
     def show_turn(self, view: View, entries: list[menu.Entry], heading: str) -> None:
         """The table, the hand and the numbered moves (no prompt)."""
+        self.news(view)
         self.flush()
         if self.term.json:
             return
@@ -231,9 +242,13 @@ class GameScreen:
     def forced_move(self, text: str) -> None:
         """A move made without asking: there was nothing else to do."""
         self.term.emit({"event": "forced", "hand": self.hand, "move": text})
+        view = self.view()
+        if view is not None:
+            self.news(view)
         line = Text("Your only move: ", style="dim")
         line.append_text(self.face.move(self.me, text))
         self.log(line, alone=True)
+        self._forced = text  # said: the move's own line, when the table applies it, is not said again
 
     def problem(self, raw: str, message: str) -> None:
         self.term.emit({"event": "error", "input": raw, "message": message})
@@ -257,6 +272,37 @@ class GameScreen:
     def result_json(self, match: Match | None = None) -> dict[str, Any]:
         match = match or self.match
         return {"standings": self.standings(match), "scores": self.face.standings_json(match)}
+
+
+def status_line(activity: str, moves: str, width: int) -> str:
+    """The spinner's line in ``width`` columns: what the table is doing (whom it waits for, for how
+    long) first and whole where it fits, then the latest of the moves since the player's turn, cut
+    from the left (``…Hana beats 6♣ with 7♣``)."""
+    width = max(width, 10)
+    if cell_len(activity) >= width:
+        return _cut_right(activity, width)
+    if not moves:
+        return activity
+    if not activity:
+        return moves if cell_len(moves) <= width else "…" + _cut_left(moves, width - 1)
+    room = width - cell_len(activity) - len(" — ")
+    if room < 12:  # too little of the moves to read: the activity alone
+        return activity
+    if cell_len(moves) > room:
+        moves = "…" + _cut_left(moves, room - 1)
+    return f"{activity} — {moves}"
+
+
+def _cut_right(text: str, width: int) -> str:
+    while cell_len(text) > width - 1:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _cut_left(text: str, width: int) -> str:
+    while cell_len(text) > width:
+        text = text[1:]
+    return text.lstrip()
 
 
 # ============================================================================ the table's events
@@ -283,7 +329,9 @@ def _state_changed(screen: GameScreen, event: out.StateChanged) -> None:
         return
     for line in screen.face.before_move(seat, text, before):
         screen.log(line, alone=True)
-    screen.log(screen.face.move(seat, text))
+    forced, screen._forced = screen._forced, None
+    if not (seat == screen.me and text == forced):
+        screen.log(screen.face.move(seat, text))
     for line in screen.face.after(seat, text, before, now):
         screen.log(line)
     if screen.face.ends_group(seat, text, before, now):
@@ -324,6 +372,7 @@ def _hand_over(screen: GameScreen, event: out.HandOver) -> None:
     })
     screen.hand = event.hand + 1
     screen._before = None
+    screen.face.new_hand()
     if not screen.term.json:
         _hand_result(screen, event, result)
     going_on.announce_out(screen, event.hand, event.match)
@@ -372,4 +421,4 @@ def _quiet(screen: GameScreen, event: object) -> None:
 
 from p2pcards.cli.screen import going_on  # noqa: E402  (its renderers need the registry above)
 
-__all__ = ["RENDERERS", "WIDTH", "GameScreen", "renders"]
+__all__ = ["RENDERERS", "WIDTH", "GameScreen", "renders", "status_line"]

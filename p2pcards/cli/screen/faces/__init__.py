@@ -42,8 +42,13 @@ class Face:
         """The table as ``view``'s seat sees it, hand included (a few lines, 80 columns)."""
         return [self.hand_line(view)]
 
+    def hand_suit(self, view: View) -> int:
+        """The suit the hand is sorted with last: the view's trump where it has one."""
+        trump = getattr(view, "trump_suit", None)
+        return trump if isinstance(trump, int) and trump >= 0 else self.trump_suit
+
     def hand_line(self, view: View, trump_suit: int | None = None) -> Text:
-        suit = self.trump_suit if trump_suit is None else trump_suit
+        suit = self.hand_suit(view) if trump_suit is None else trump_suit
         unseen = self.unseen(view)
         line = Text("Your hand: ", style="bold")
         if view.hand:
@@ -108,8 +113,16 @@ class Face:
         return tuple(cv.cards_in(text))
 
     def menu_key(self, text: str, view: View) -> tuple[Any, ...]:
-        """Where a move stands in the menu (the engine's order unless the game sorts them)."""
-        return ()
+        """Where a move stands in the menu: moves with a card of the hand in the order the hand is
+        shown (``Your hand``), the others after them in the engine's order."""
+        shown = cv.sorted_hand(view.hand, self.hand_suit(view))
+        for c in self.move_cards(text, view):
+            if c in shown:
+                return (0, shown.index(c))
+        return (1,)
+
+    def new_hand(self) -> None:
+        """A hand starts, or is dealt again: forget what was shown of the one before."""
 
     def forced(self, view: View, legal: Sequence[str]) -> str | None:
         """The move to make without asking, if there is nothing to choose."""

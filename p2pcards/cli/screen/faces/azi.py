@@ -139,7 +139,7 @@ class Face(faces.Face):
     def menu_key(self, text: str, view: View) -> tuple[Any, ...]:
         """Discards in the order the hand is shown (sorted), the cards not seen after them."""
         if not text.startswith("discard #"):
-            return ()
+            return super().menu_key(text, view)
         v = _azi(view)
         c = self._slot_card(text, view)
         shown = cv.sorted_hand(v.hand, v.trump_suit)
@@ -230,6 +230,29 @@ class Face(faces.Face):
         if back:
             text += "; back to " + ", ".join(back)
         return [Text(words.you_case(text + "."), style="bold")]
+
+    def match_result(self, match: Match | None, summary: str) -> list[Text]:
+        """Who won, then the standings: every player's chips, highest first, those out included
+        (the rules' "End of the match")."""
+        if not isinstance(match, AziMatch):
+            return super().match_result(match, summary)
+        stacks = match.stacks
+        ranking = sorted(range(len(stacks)), key=lambda s: (-stacks[s], s))
+        top = stacks[ranking[0]] if ranking else 0
+        first = [self.name(s) for s in ranking if stacks[s] == top]
+        who = words.join(first)
+        if match.winner is not None:
+            head = f"{who} {words.verb(who, 'wins')} the match, holding every chip ({top})."
+        elif match.abandoned:
+            head = f"The match was abandoned; most chips: {who} ({top})."
+        elif len(first) > 1:
+            head = f"{who} share first place, with {words.count(top, 'chip')} each."
+        else:
+            head = f"{who} {words.verb(who, 'wins')} the match, with {words.count(top, 'chip')}."
+        out, away = match.out, match.away
+        parts = [f"{self.name(s)} {stacks[s]}" + (" (away)" if s in away else " (out)" if s in out else "")
+                 for s in ranking]
+        return [Text(words.you_case(head), style="bold"), Text(words.you_case("Chips: " + ", ".join(parts)))]
 
     # ------------------------------------------------------------------ for programs
 

@@ -32,6 +32,10 @@ class Face(faces.Face):
         self._bout_end: View | None = None
         """The view when the last bout ended, until the next move (to tell what was drawn)."""
 
+    def new_hand(self) -> None:
+        self.last_bout = None
+        self._bout_end = None
+
     # ------------------------------------------------------------------ drawing
 
     def table(self, view: View) -> list[RenderableType]:
@@ -157,7 +161,7 @@ class Face(faces.Face):
             if n <= 0:
                 continue
             name = self.name(s)
-            part = Text(f"{name} {words.verb(name, 'draws')} {n}")
+            part = Text(f"{'you' if name == YOU else name} {words.verb(name, 'draws')} {n}")
             if s == self.me:
                 new = [c for c in before.hand if c not in end.hand]
                 if new:
