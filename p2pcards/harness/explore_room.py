@@ -399,9 +399,3 @@ class Room:
                 f"at step {step} with unspent votes of {sorted(live)} and {len(cheaters)} cheating voices "
                 f"of {len(playing)}"
             )
-
-
-def honest_voices_majority(shape: Shape) -> bool:
-    voices = shape.voices()
-    everyone = voices.among(range(shape.seats))
-    return 2 * len(shape.cheaters) < len(everyone)
