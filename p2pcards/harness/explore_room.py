@@ -88,8 +88,8 @@ class Room:
     certificates: list[tuple[int, bytes]] = field(default_factory=list)
     """Every claim a cheater signed, to replay."""
     own_steps: list[SignedMessage] = field(default_factory=list)
-    honest_votes: set[tuple[int, bytes, int]] = field(default_factory=set)
-    """(step, prev, voice named) of every vote an honest seat signed."""
+    honest_votes: set[tuple[int, bytes, int, int]] = field(default_factory=set)
+    """(step, prev, voter, voice named) of every vote an honest seat signed."""
     honest_words: set[tuple[int, bytes, int, int]] = field(default_factory=set)
     """(step, prev, signer, voice named) of every abandon an honest seat signed."""
     abandoners: set[int] = field(default_factory=set)
@@ -190,7 +190,7 @@ class Room:
                 self.honest_words.add((msg.step, msg.prev, seat, v))
         elif msg.kind == "void_vote":
             for v in bodies.silent_body(msg.body, self.shape.seats, "a void vote"):
-                self.honest_votes.add((msg.step, msg.prev, v))
+                self.honest_votes.add((msg.step, msg.prev, seat, v))
 
     def _see(self, msg: SignedMessage) -> None:
         key = (msg.step, msg.prev)
@@ -353,21 +353,49 @@ class Room:
         self.sealed[seat] = heads
 
     def _check_majority(self, seat: int, t: Table, x: int) -> None:
-        """Seat ``x`` out as silent: a majority's decision, which needs an honest voter for it."""
+        """Seat ``x`` out as silent: a majority's decision, which needs an honest voter for it — and,
+        at a step of the hand being played, enough voters whose vote is not spent (see ``_unspent``)."""
         voice = self.voices.voice(x)
         where = [(c.step, c.prev) for c in t._changes if c.kind == SILENT and x in c.seats]
         if where:
-            backed = any((step, prev, voice) in self.honest_votes for step, prev in where)
+            backed = any((st, pr, h, voice) in self.honest_votes for st, pr in where for h in self.honest)
         else:  # (out since an earlier hand: the decision was checked while it was being taken)
-            backed = any(v == voice for _, _, v in self.honest_votes)
+            backed = any(v == voice for _, _, _, v in self.honest_votes)
         if not backed:
             raise Violation(
                 f"a minority of voices bound an honest replica: seat {seat} holds seat {x} out as silent "
                 "though no honest seat voted for it"
             )
+        for step, prev in where:
+            self._unspent(seat, t, x, step, prev)
 
-
-def honest_voices_majority(shape: Shape) -> bool:
-    voices = shape.voices()
-    everyone = voices.among(range(shape.seats))
-    return 2 * len(shape.cheaters) < len(everyone)
+    def _unspent(self, seat: int, t: Table, x: int, step: int, prev: bytes) -> None:
+        """More than half of the voices playing must have an unspent vote for the decision at ``step``:
+        the honest voters that signed nothing later in that attempt (as this replica holds it), and at
+        most every cheating voice."""
+        att = next((a for a in t.attempts_path if a.head_before(step) == prev), None)
+        if att is None:
+            return  # (at the seal of the last final hand: spent there is about the next hand)
+        playing = self.voices.among(att.active)
+        voice = self.voices.voice(x)
+        later = {
+            h
+            for claims in (self.honest_votes, self.honest_words)
+            for st, pr, h, _ in claims
+            if st > step and att.head_before(st) == pr
+        }
+        live = {
+            h
+            for h in playing
+            if h not in self.shape.cheaters
+            and (step, prev, h, voice) in self.honest_votes
+            and not att.signed_after(step, h)
+            and h not in later
+        }
+        cheaters = [v for v in playing if v in self.shape.cheaters]
+        if 2 * (len(live) + len(cheaters)) <= len(playing):
+            raise Violation(
+                f"a minority of voices bound an honest replica: seat {seat} holds seat {x} out as silent "
+                f"at step {step} with unspent votes of {sorted(live)} and {len(cheaters)} cheating voices "
+                f"of {len(playing)}"
+            )
