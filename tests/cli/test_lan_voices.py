@@ -38,6 +38,8 @@ async def test_a_host_thinking_past_the_move_clock_is_never_named_by_its_own_com
         await trio.sleep(THINK_S)  # Hana thinks; her computer player and Ann's absence say nothing
         assert not [f for f in host.of("fault") if f["kind"] == "silent" and 0 in f["seats"]]
         assert not host.of("votes_contradicted")
+        clock = host.of("move_clock")  # her own screen counted her move clock down, and said so once
+        assert len(clock) == 1 and clock[0]["seconds_left"] <= 5
         # Hana now plays at once (the first legal move each turn) and, asked about Ann, goes on
         # without her, with the computer player.
         asked: list[dict[str, object]] = []

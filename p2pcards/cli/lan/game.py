@@ -79,6 +79,9 @@ def display_names(names: Sequence[str], me: int) -> tuple[str, ...]:
     return tuple(shown)
 
 
+MOVE_CLOCK_MARKS_S = (60, 30, 10)
+"""Seconds left on the person's own move clock at which their screen says so."""
+
 class LanGame:
     """One seat's match: ``play(nodes)`` runs the nodes of this process (the seat's own first) and
     returns the exit status — 0 when the match ended or the player left, 1 on a fault, 3 when the
@@ -124,6 +127,8 @@ class LanGame:
         self.dropped: set[int] = set()
         """Seats whose link went down and has not come back."""
         self._step_since = (-1, 0.0)
+        self._clock_said: set[tuple[int, int]] = set()
+        """(step, seconds left) of every move-clock warning said on this seat's own turn."""
         self._reported = 0.0
         self._forced_send, self._forced_recv = trio.open_memory_channel[tuple[str, int]](16)
         self.questions = OpenQuestions(self.screen, node, self._leave)
@@ -510,6 +515,8 @@ class LanGame:
             self._step_since = (step, now)
             self._reported = 0.0
         waited = now - self._step_since[1]
+        if self.turn is not None and self.auto is None:
+            self._warn_move_clock(step, waited)
         missing = [s for s in self.table.waiting_for if s != self.me]
         if not missing or self.turn is not None or self.confirming:
             return
@@ -520,7 +527,7 @@ class LanGame:
             text = f"{waiting[:1].upper()}{waiting[1:]}"
         elif waited > timeout / 2:
             after = "you are asked whether to go on without them" if self.auto is None else \
-                "your seat's computer player may vote to go on without them"
+                "your program may vote to go on without them"
             text += f" (after {words.duration(timeout)} {after})"
         if self.term.json:
             if waited >= JSON_WAIT_FIRST and waited - self._reported >= JSON_WAIT_EVERY:
@@ -532,6 +539,19 @@ class LanGame:
         elif waited >= TEXT_WAIT_EVERY and waited - self._reported >= TEXT_WAIT_EVERY:
             self._reported = waited
             self.screen.say(Text(text, style="dim"))
+
+    def _warn_move_clock(self, step: int, waited: float) -> None:
+        """The person's own move clock, counted down on their screen: at each mark before it runs out
+        (once per step), say how long is left and what happens then (SPEC §10: a connected player is
+        never named silent before it ran out)."""
+        left = int(self.genesis.timeout_ms / 1000 - waited)
+        marks = [m for m in MOVE_CLOCK_MARKS_S if left <= m and (step, m) not in self._clock_said]
+        if not marks or left < 0:
+            return
+        self._clock_said.update((step, m) for m in marks)
+        self.term.emit({"event": "move_clock", "step": step, "seconds_left": max(0, left)})
+        self.screen.say(Text(f"Your move clock: {words.duration(max(0, left))} left; then the others may go "
+                             "on without you.", style="bold yellow"))
 
     # ================================================================ the end
 

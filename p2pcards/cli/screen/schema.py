@@ -61,6 +61,7 @@ SCHEMA: dict[str, dict[str, Type]] = {
     # ------------------------------------------------------------------ the LAN only
     "peer": {"seat": int, "name": str, "up": bool, "reason?": str},
     "waiting": {"step": int, "seats": list, "names": list, "seconds": int},
+    "move_clock": {"step": int, "seconds_left": int},
     "hosting": {"table": str, "game": str, "options": dict, "players": int, "port": int, "addresses": list,
                 "fingerprint": str, "name": str, "private": bool, "advertised": bool},
     "request": {"number": int, "name": str, "fingerprint": str, "trust": str, "address": str},
