@@ -15,7 +15,7 @@
   cards still to come, playouts by a simple policy judge worse than Normal's rules do (measured: Hard
   searching from the first bout won 63.7% of 120 hands against Normal, Hard searching from 8 cards
   in the talon 76.2% of the same 120 deals; see docs/ai.md).
-* **Towards the endgame** (cards still hidden): perfect-information Monte Carlo.  ``worlds`` deals of
+* **Towards the endgame** (cards still hidden): perfect-information Monte Carlo.  Deals of
   the hidden cards (opponents' hidden hand cards and the talon's order) are sampled; in each, every
   legal action is tried and played out to the end by a fast rule-based policy on a search copy of the
   engine's own state (``DurakState.search_copy``: every card known, no history kept); a
@@ -25,10 +25,10 @@
   the one possible deal is played out once.
 * **The endgame, two players left** (talon empty; at a bigger table, everyone else out): the
   opponent's hand is exactly the unseen cards, so the hand is a game of perfect information.
-  ``solver.Solver`` proves, move by move, whether a win or a draw can be forced (up to ``root_nodes``
-  nodes per decision; the proven bounds are kept for the rest of the hand).  Among equally good moves
-  it prefers Normal's choice, so a lost position is still played the way most likely to trip up a
-  fallible opponent.  Past the budget it falls back to the sampling.
+  ``solver.Solver`` proves, move by move, whether a win or a draw can be forced (with 1/``root_share``
+  of the decision's units as positions; the proven bounds are kept for the rest of the hand).
+  Among equally good moves it prefers Normal's choice, so a lost position is still played the way
+  most likely to trip up a fallible opponent.  Past the budget it falls back to the sampling.
 
 Effort per decision is a budget of work units (``budget.Work``: playout moves, solver positions,
 ``WORLD_UNITS`` per sampled deal), never the clock; the sampling stops early when the choice is clear
