@@ -40,11 +40,14 @@ Address = tuple[str, int]
 def connection_problem(exc: BaseException) -> str:
     """What went wrong with a connection, in words: ``connection timed out``, never the raw
     ``[Errno 110] Connection timed out`` of an ``OSError`` (which trio's errors carry as their cause)."""
-    cause: BaseException | None = exc
-    while cause is not None and not isinstance(cause, OSError):
-        cause = cause.__cause__ or cause.__context__
-    if isinstance(cause, OSError) and cause.strerror:
-        return cause.strerror[:1].lower() + cause.strerror[1:]
+    seen: list[BaseException] = [exc]
+    while seen:  # the error itself, what caused it, and each error of a group (every address tried)
+        cause = seen.pop(0)
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror[:1].lower() + cause.strerror[1:]
+        if isinstance(cause, BaseExceptionGroup):
+            seen.extend(cause.exceptions)
+        seen.extend(e for e in (cause.__cause__, cause.__context__) if e is not None)
     if isinstance(exc, trio.ClosedResourceError):
         return "the connection was closed"
     if isinstance(exc, trio.BrokenResourceError):

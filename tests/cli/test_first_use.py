@@ -195,6 +195,10 @@ def test_the_azi_end_names_the_winner_and_lists_the_chips_highest_first() -> Non
 def test_a_connection_error_is_said_in_words() -> None:
     assert connection_problem(TimeoutError(110, "Connection timed out")) == "connection timed out"
     assert "Errno" not in connection_problem(ConnectionResetError(104, "Connection reset by peer"))
+    # trio's "all attempts to connect failed" carries each address's error in a group: the first says why
+    tried = OSError("all attempts to connect to 10.0.0.9:47474 failed")
+    tried.__cause__ = ExceptionGroup("all attempts", [ConnectionRefusedError(111, "Connection refused")])
+    assert connection_problem(tried) == "connection refused"
 
 
 def test_an_address_where_nothing_answers_says_what_was_tried_and_what_next() -> None:

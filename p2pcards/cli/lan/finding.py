@@ -162,6 +162,8 @@ async def find_table(
     where = f" at {at_address}" if at_address is not None else ""
     out.status(f"Looking for tables{where} on the local network…")
     chosen: list[TableAd] = []
+    settling = False
+    """The first table that fits has answered: the others are given ``SETTLE`` seconds."""
 
     def counts(ad: TableAd) -> bool:
         return at_address is None or at_address in ad.addresses
@@ -199,10 +201,12 @@ async def find_table(
                 out.prompt("Type a table's number to join it: ")
 
         async def settle() -> None:
-            nonlocal picking
+            nonlocal picking, settling
             await trio.sleep(SETTLE)
             found = fitting()
-            if len(found) == 1:
+            if not found:  # the one that fitted went away: wait for the next
+                settling = False
+            elif len(found) == 1:
                 take(found[0])
             elif not can_pick:
                 nursery.cancel_scope.cancel()  # ``_decide`` says which tables there are
@@ -217,7 +221,7 @@ async def find_table(
                 nursery.start_soon(choose)
 
         async def watch() -> None:
-            settling = False
+            nonlocal settling
             async for sighting in sightings:
                 if isinstance(sighting, Vanished):
                     seen.pop(sighting.instance, None)
