@@ -186,3 +186,10 @@ def test_the_question_names_the_seat_awaited_apart_from_those_that_sent_nothing_
     assert first == "Bob: the game has waited 5 min, and nothing came from Ann at this step either."
     assert question.prompt.startswith("Go on without Bob and Ann by your own word?")
     assert "does not bind them" in question.lines[1].plain
+
+
+def test_the_prompt_holds_no_deadline_of_its_own_one_countdown_counts() -> None:
+    question = silent(auto_at=300_000)
+    assert "by itself" not in question.prompt, "a prompt shown again would show a stale deadline"
+    assert [line.plain for line in question.lines][-1] == (
+        "The table goes on without them by itself in 5 min unless you answer.")

@@ -369,3 +369,25 @@ def test_the_intro_says_plainly_what_the_host_s_laptop_can_see() -> None:
                     "Anna and Boris, the computer players it runs.")
     assert laptop(genesis, names, 1, 2) == "Hana's laptop" and laptop(genesis, ["You", *names[1:]], 0, 3) == (
         "your laptop")
+
+
+def test_the_durak_table_marks_a_seat_dealt_out_instead_of_showing_it_with_no_cards() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from p2pcards import games
+
+    rules = games.load("durak", players=3)
+    state = rules.new_match(0).new_hand()
+    face = faces.face_for("durak", ["You", "Bob", "Clara"], 0)
+    face.away = {1: "silent", 2: "unconfirmed"}
+    printed = StringIO()
+    console = Console(file=printed, width=100, color_system=None)
+    for part in face.table(state.view(0)):
+        console.print(part)
+    text = printed.getvalue()
+    bob = next(line for line in text.splitlines() if "Bob" in line)
+    clara = next(line for line in text.splitlines() if "Clara" in line)
+    assert "voted out" in bob and "card" not in bob
+    assert "left behind (unconfirmed)" in clara and "card" not in clara

@@ -202,7 +202,8 @@ class OpenQuestions:
         self.screen.term.emit({"event": "countdown", "question": question.kind, "seats": list(question.seats),
                                "seconds": max(0, left)})
         who = words.join([self.screen.names[s] for s in question.seats])
-        action = "ends the match" if question.fields.get("end_match") else f"goes on without {who}"
+        action = f"goes on without {who} by your word" if question.fields.get("end_match") else \
+            f"goes on without {who}"
         self.screen.say(Text(f"The table {action} by itself in {words.duration(max(0, left))} unless you "
                              "answer.", style="yellow"))
 

@@ -81,6 +81,7 @@ def _hand_void(screen: GameScreen, event: out.HandVoid) -> None:
 @renders(out.Seating)
 def _seating(screen: GameScreen, event: out.Seating) -> None:
     before, screen.seating = screen.seating, event
+    screen.face.away = dict(event.out)
     screen.term.emit({
         "event": "seating", "hand": event.hand, "playing": list(event.playing),
         "dummies": list(event.dummies),

@@ -88,10 +88,14 @@ def silent(names: str, plural: bool, waited_s: int, end_match: bool, auto_in_s: 
         what = Text(f"Going on without {them} voids this hand: it is dealt again without {them}, and they "
                     "may ask to come back later.", style="yellow")
         prompt = f"Go on without {everyone}? [y = go on, n = keep waiting]"
+    lines = [first, what]
     if auto_in_s is not None:
-        prompt += f" (by itself in {words.duration(auto_in_s)})"
+        # Said once, as a line: the prompt stays as it is while the countdown lines count down.
+        goes = "goes on without them" if not end_match else "goes on by your word"
+        lines.append(Text(f"The table {goes} by itself in {words.duration(auto_in_s)} unless you answer.",
+                          style="yellow"))
     return Question(
-        SILENT, prompt + " ", (first, what), _words(go=(*YES, "go", "go on"), wait=(*NO, "w", "wait")),
+        SILENT, prompt + " ", tuple(lines), _words(go=(*YES, "go", "go on"), wait=(*NO, "w", "wait")),
         seats, step, auto_at,
         {"waited_s": waited_s, "end_match": end_match, "auto_in_s": auto_in_s},
     )

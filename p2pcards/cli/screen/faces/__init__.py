@@ -23,6 +23,9 @@ from p2pcards.games.cards import card_text
 
 TURN = "▶"
 
+AWAY_MARKS = {"silent": "voted out", "unconfirmed": "left behind (unconfirmed)", "cheat": "out: cheated"}
+"""How a seat dealt out of the hand is marked, by why it is out."""
+
 
 class Face:
     """The game-specific part of the screen, for one seat (``me``) at a table of ``names``."""
@@ -35,6 +38,9 @@ class Face:
     def __init__(self, names: Sequence[str], me: int) -> None:
         self.names = tuple(names)
         self.me = me
+        self.away: dict[int, str] = {}
+        """The seats dealt out of the hand being played, with why (``silent``, ``unconfirmed``,
+        ``cheat``): told by the table's seating."""
 
     # ------------------------------------------------------------------ drawing
 
@@ -73,6 +79,10 @@ class Face:
         return text
 
     # ------------------------------------------------------------------ wording
+
+    def away_mark(self, seat: int) -> str:
+        """How a seat dealt out of the hand is marked in a seat grid ("" for a seat playing)."""
+        return AWAY_MARKS.get(self.away.get(seat, ""), "")
 
     def name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"

@@ -53,6 +53,10 @@ class Face(faces.Face):
         out_seats = {s for group in v.out_order for s in group}
         for seat in range(len(v.hand_sizes)):
             role = ""
+            gone = self.away_mark(seat)
+            if gone:
+                grid.add_row(self.who(v, seat), Text("—", style="dim"), Text(gone, style="dim"))
+                continue
             if seat in out_seats:
                 role = "out"
             elif seat == v.attacker:
