@@ -473,6 +473,11 @@ class Match(ABC):
     def dummies(self) -> tuple[int, ...]:
         return ()
 
+    def hands_left(self) -> int | None:
+        """The hands still to deal, the next one included, where the rules fix their number (a Durak
+        series); None where they do not (a score to reach, chips to lose)."""
+        return None
+
     @property
     @abstractmethod
     def abandoned(self) -> bool: ...

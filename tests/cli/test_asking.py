@@ -40,6 +40,7 @@ class Replica:
     hand_number: int = 3
     left_behind: bool = False
     returning: bool = False
+    match: object = None
 
 
 @dataclass
@@ -193,3 +194,18 @@ def test_the_prompt_holds_no_deadline_of_its_own_one_countdown_counts() -> None:
     assert "by itself" not in question.prompt, "a prompt shown again would show a stale deadline"
     assert [line.plain for line in question.lines][-1] == (
         "The table goes on without them by itself in 5 min unless you answer.")
+
+
+def test_a_seat_voted_out_in_the_last_hand_of_a_series_is_not_offered_a_next_one() -> None:
+    from p2pcards import games
+    from p2pcards.cli.screen.going_on import out_question
+
+    seat = Seat()
+    seat.replica.seats_out = {0: "silent"}
+    seat.replica.match = games.load("durak", players=3, series_hands=1).new_match(0)
+    last = out_question(seat.screen)
+    assert last is not None and last.kind == questions.OUT
+    assert "no next hand" in last.lines[0].plain
+    seat.replica.match = games.load("durak", players=3, series_hands=3).new_match(0)
+    more = out_question(seat.screen)
+    assert more is not None and more.kind == questions.RETURN

@@ -191,6 +191,12 @@ def out_question(screen: GameScreen) -> questions.Question | None:
                                             "now: the result is in your journal either way.", style="dim"),))
     why = table.seats_out.get(screen.me)
     if why in ("silent", "unconfirmed") or table.left_behind:
+        match = table.match
+        left = None if match is None else match.hands_left()
+        if left is not None and left <= 1:
+            return questions.out_of_match((Text("This is the last hand of the match: there is no next hand "
+                                                "to be dealt in at. You may watch it to its end, or leave "
+                                                "now.", style="dim"),))
         return None if table.returning else questions.come_back(max(table.hand_number, 0))
     if why == "cheat":
         return questions.out_of_match((Text("A seat named a cheater cannot come back to this match.",

@@ -60,6 +60,9 @@ class DurakMatch(Match):
     def series_hands(self) -> int:
         return int(self.rules.option("series_hands"))
 
+    def hands_left(self) -> int | None:
+        return max(0, self.series_hands - self.hands_played)
+
     @property
     def seated(self) -> tuple[int, ...]:
         """The seats dealt into the next hand: every seat not away."""
