@@ -20,7 +20,6 @@ import pytest
 from rich.console import Console
 
 from p2pcards import games
-from p2pcards.cli import main
 from p2pcards.cli import pager as pager_mod
 from p2pcards.cli.lan.join import nobody_at
 from p2pcards.cli.play import Session
@@ -34,6 +33,7 @@ from p2pcards.local import LocalRoom
 from p2pcards.net.link import DEFAULT_PORT, connection_problem
 from p2pcards.net.lobby import computer_names, resembles
 from p2pcards.store.paths import HOME_ENV
+from tests.cli.running import run
 
 ROOT = Path(__file__).resolve().parents[2]
 FINGERPRINT = re.compile(r"[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}")
@@ -46,13 +46,6 @@ def _private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def p2pcards(home: Path, *args: str, **kw: Any) -> subprocess.Popen[str]:

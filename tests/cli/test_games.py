@@ -18,10 +18,10 @@ from rich.console import Console
 
 from p2pcards import store
 from p2pcards.cli import games as saved
-from p2pcards.cli import main
 from p2pcards.cli.play import Session
 from p2pcards.local import LocalRoom
 from p2pcards.store.paths import HOME_ENV
+from tests.cli.running import run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,13 +34,6 @@ def _private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def events(text: str) -> list[dict[str, Any]]:

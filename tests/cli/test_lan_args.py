@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2pcards.cli import main
 from p2pcards.cli.common import UsageError
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan import record as records
@@ -18,6 +17,7 @@ from p2pcards.cli.lan.game import display_names
 from p2pcards.store.paths import HOME_ENV
 from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.wire import key_from_seed, public_bytes
+from tests.cli.running import run
 
 
 @pytest.fixture(autouse=True)
@@ -28,13 +28,6 @@ def _private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.parametrize("command", ["host", "join", "list", "resume"])

@@ -16,13 +16,13 @@ import pytest
 from rich.console import Console
 
 from p2pcards import games
-from p2pcards.cli import main
 from p2pcards.cli.play import Session
 from p2pcards.cli.screen import describe, menu, words
 from p2pcards.games.azi.view import AziView
 from p2pcards.games.rng import Rng
 from p2pcards.local import LocalRoom
 from p2pcards.store.paths import HOME_ENV
+from tests.cli.running import run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,15 +33,6 @@ def _private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(HOME_ENV, str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     return home
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:  # argparse and UsageError leave through parser.exit
-        code = int(exc.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def lines(text: str) -> list[dict[str, Any]]:

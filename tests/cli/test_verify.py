@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.cli import main
 from p2pcards.cli.verify import HandVerdict, Report, as_json, print_text
 from p2pcards.games import AuditResult
 from p2pcards.store import journal as jf
 from p2pcards.store.paths import HOME_ENV
 from p2pcards.table.outputs import Fault
 from p2pcards.wire import Encodable, Envelope, SignedMessage, initial_head, sign
+from tests.cli import running
 from tests.store.games import SETUPS, played, played_longer, records, rewrite, seat_key, tamper
 
 
@@ -29,12 +29,7 @@ def _private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(["verify", *args])
-    except SystemExit as exc:  # argparse / UsageError: parser.exit
-        code = int(exc.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return running.run(capsys, "verify", *args)
 
 
 def copy_journal(tmp_path: Path, game: str = "durak", seat: int = 1, *, longer: bool = False) -> Path:
