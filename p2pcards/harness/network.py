@@ -189,21 +189,13 @@ class SimNetwork:
         live = (p.table for p in self.peers if p.up and not p.gone)
         if any(isinstance(t, ByzantineTable) and t.sending_again for t in live):
             return False
+        # An honest seat a majority went on without agrees when told (``ask_return``) and plays on:
+        # the game is done only once it, too, is at the end.
         return all(
-            self.peers[s].up
-            and (
-                self.peers[s].table.over
-                or self.peers[s].table.stopped is not None
-                or self._excluded(self.peers[s])
-            )
+            self.peers[s].up and (self.peers[s].table.over or self.peers[s].table.stopped is not None)
             for s in self.honest
             if not self.peers[s].gone
         )
-
-    def _excluded(self, p: Peer) -> bool:
-        """A majority voted this seat silent at steps it played, and went on without it: it has said
-        so (their votes contradict its log), and can do nothing more."""
-        return any(isinstance(e, out.VotesContradicted) and 2 * len(e.voters) > self.n for e in p.events)
 
     # ------------------------------------------------------------------ events
 
