@@ -29,6 +29,7 @@ COMMANDS = {
     "play": "p2pcards.cli.play",
     "sim": "p2pcards.cli.sim",
     "harness": "p2pcards.cli.harness",
+    "peer": "p2pcards.cli.peer",
     "rules": "p2pcards.cli.rules",
     "bench": "p2pcards.cli.bench",
     "verify": "p2pcards.cli.verify",

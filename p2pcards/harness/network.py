@@ -19,16 +19,17 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
 from p2pcards.harness.byzantine import ByzantineTable, frame_attack
+from p2pcards.harness.pipe_table import PipeTable
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
-from p2pcards.table.replica import Table
 from p2pcards.wire import MAX_MESSAGE_SIZE, FrameDecoder, WireError, encode_frame
 
 TICK_MS = 250
-Chooser = Callable[[int, Any], str]
-MakeTable = Callable[[int, dict[str, bytes]], Table]
-"""``make_table(seat, secrets)``: a fresh replica for a seat (with the secrets it kept, after a crash)."""
-"""``choose(seat, view) -> action text``: the policy of a computer seat."""
+Chooser = Callable[[int, list[str]], str]
+"""``choose(seat, legal) -> action text``: the policy of a seat, given its legal moves' texts."""
+MakeTable = Callable[[int, dict[str, bytes]], Any]
+"""``make_table(seat, secrets)``: a fresh replica for a seat (with the secrets it kept, after a crash):
+a ``Table``, or a ``PipeTable`` for a seat another program runs."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ class Faults:
 @dataclass
 class Peer:
     seat: int
-    table: Table
+    table: Any
+    """A ``Table`` (or ``ByzantineTable``), or a ``PipeTable`` for a seat another program runs."""
     identity: Ed25519PrivateKey
     journal: list[bytes] = field(default_factory=list)
     secrets: dict[str, bytes] = field(default_factory=dict)
@@ -105,6 +107,7 @@ class SimNetwork:
         frame_attacker: tuple[int, str] | None = None,
         foreign: bytes = b"",
         limit_ms: int = 30 * 60 * 1000,
+        crash_seat: int | None = None,
     ) -> None:
         self.genesis = genesis
         self.n = len(identities)
@@ -116,6 +119,8 @@ class SimNetwork:
         self.honest = honest if honest is not None else frozenset(range(self.n))
         self.now = 0
         self.limit_ms = limit_ms
+        self.crash_seat = crash_seat
+        """Who the ``crash`` fault kills (default: an honest seat drawn at random)."""
         self._queue: list[tuple[int, int, str, tuple[Any, ...]]] = []
         self._seq = 0
         self._cut: tuple[frozenset[int], int] | None = None
@@ -148,7 +153,10 @@ class SimNetwork:
             self._at(start, "partition", side, start + 1_500 + self.rng.below(2_500))
         if f.crash:
             victims = sorted(self.honest)
-            self._at(300 + self.rng.below(8_000), "crash", victims[self.rng.below(len(victims))])
+            victim = victims[self.rng.below(len(victims))]
+            if self.crash_seat is not None:
+                victim = self.crash_seat
+            self._at(300 + self.rng.below(8_000), "crash", victim)
         if f.leave:
             self._at(2_000 + self.rng.below(20_000), "leave", self._leaver())
         for p in self.peers:
@@ -180,11 +188,14 @@ class SimNetwork:
                 self._on_deliver(*data)
 
     def _leaver(self) -> int:
-        """Who leaves for good: an honest seat (the cheaters are judged by what they did)."""
-        candidates = sorted(self.honest)
+        """Who leaves for good: an honest seat (the cheaters are judged by what they did), never one
+        another program runs (whose conduct is what a run through the pipe is there to judge)."""
+        candidates = sorted(s for s in self.honest if not isinstance(self.peers[s].table, PipeTable))
         return candidates[self.rng.below(len(candidates))]
 
     def done(self) -> bool:
+        if any(isinstance(p.table, PipeTable) and p.table.failed for p in self.peers):
+            return True  # the program under test broke the pipe: the run has shown what it can
         # A late attack sent again after the match is still part of the game: its frames are judged.
         live = (p.table for p in self.peers if p.up and not p.gone)
         if any(isinstance(t, ByzantineTable) and t.sending_again for t in live):
@@ -219,6 +230,12 @@ class SimNetwork:
         p = self.peers[to]
         if not p.up or p.gone:
             return
+        if isinstance(p.table, PipeTable):
+            # Another program reads the connection's bytes itself: framing is its to get right.
+            if frame[4:] in self.twins and to in self.honest:
+                self.twin_delivered = True
+            self._carry_out(p, self._call(p, partial(p.table.receive_frame, frm, frame)))
+            return
         decoder = p.decoders.setdefault(frm, FrameDecoder(MAX_MESSAGE_SIZE))
         try:
             payloads = decoder.feed(frame)
@@ -236,16 +253,22 @@ class SimNetwork:
     def _on_act(self, seat: int, step: int, head: bytes) -> None:
         p = self.peers[seat]
         t = p.table
-        if not p.up or p.gone or t.state is None or t.stopped is not None or t.over:
+        if not p.up or p.gone or t.stopped is not None or t.over:
             return
         if (t.chain.step, t.chain.head) != (step, head):
             return  # scheduled for a step of an attempt since voided: the same number, another head
-        view = t.state.view(seat)
-        text = None
-        if isinstance(t, ByzantineTable):
-            text = t.cheat_choice(t.state)
-        if text is None:
-            text = self.choose(seat, view)
+        if isinstance(t, PipeTable):
+            if t.turn is None:
+                return
+            # Sorted, so that the harness's choice does not depend on how the program lists them.
+            text = self.choose(seat, sorted(t.turn.legal))
+        else:
+            if t.state is None:
+                return
+            cheat = t.cheat_choice(t.state) if isinstance(t, ByzantineTable) else None
+            rules = t.rules
+            legal = [rules.action_text(a) for a in t.state.view(seat).legal_actions]
+            text = cheat if cheat is not None else self.choose(seat, legal)
         try:
             outputs = p.table.local_action(text)
         except ActionError as exc:

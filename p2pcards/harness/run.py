@@ -3,11 +3,13 @@ every hand it held sealed, name the right cheater and no honest seat, and never 
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from p2pcards import games
+from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
 from p2pcards.harness.byzantine import (
     ACCIDENTS,
@@ -17,6 +19,7 @@ from p2pcards.harness.byzantine import (
     ByzantineTable,
 )
 from p2pcards.harness.network import Faults, SimNetwork
+from p2pcards.harness.pipe_table import PipeTable
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, GenesisError, make_genesis
 from p2pcards.table.replica import Table
@@ -56,6 +59,14 @@ class GameReport:
     honest_convicted: list[str] = field(default_factory=list)
     sim_ms: int = 0
     genesis_refused: str = ""
+    probes: int = 0
+    """Illegal moves demanded of piped seats (each refused, or a problem)."""
+    unreached: list[str] = field(default_factory=list)
+    """Cheats the game never gave the chance for: the run says nothing about them."""
+    restarted: list[int] = field(default_factory=list)
+    """Piped seats whose program was killed and started again from its journal."""
+    left: int | None = None
+    """The seat that left the table for good (the ``leave`` fault), if one did."""
     problems: list[str] = field(default_factory=list)
     game_id: Raw = field(default=b"", repr=False)
     journals: dict[int, list[Raw]] = field(default_factory=dict, repr=False)
@@ -96,8 +107,12 @@ class GameReport:
         }
 
 
+def _identity_seeds(n: int, seed: int) -> list[bytes]:
+    return [Rng(f"harness/{seed}/id/{i}").next64().to_bytes(8, "big") * 4 for i in range(n)]
+
+
 def _identities(n: int, seed: int) -> list[Any]:
-    return [key_from_seed(Rng(f"harness/{seed}/id/{i}").next64().to_bytes(8, "big") * 4) for i in range(n)]
+    return [key_from_seed(s) for s in _identity_seeds(n, seed)]
 
 
 def _foreign_message(game: str, n: int, seed: int, seat: int, identities: list[Any]) -> bytes:
@@ -122,8 +137,42 @@ def run_game(
     dealer: str = "mental",
     options: dict[str, Any] | None = None,
     chooser: str = "random",
+    pipe: dict[int, str] | None = None,
+    crash_seat: int | None = None,
+    probe_illegal: bool = False,
 ) -> GameReport:
-    """One game between ``peers`` seats; seats in ``byzantine`` cheat (or crash, or leave) as named."""
+    """One game between ``peers`` seats; seats in ``byzantine`` cheat (or crash, or leave) as named.
+
+    Seats in ``pipe`` are run by another program, the command given, through the harness pipe
+    (``protocol/HARNESS.md``); ``crash_seat`` is who the ``crash`` fault kills.  With
+    ``probe_illegal``, every turn of a piped seat first demands a move the rules forbid there (one
+    legal elsewhere in the game), which it must refuse without sending anything."""
+    pipe = dict(pipe or {})
+    pipes: dict[int, PipeTable] = {}
+    try:
+        return _run_game(
+            game, peers, seed, faults, fault_spec, byzantine, dealer, options, pipe, pipes, crash_seat,
+            probe_illegal,
+        )
+    finally:
+        for table in pipes.values():
+            table.close()
+
+
+def _run_game(
+    game: str,
+    peers: int,
+    seed: int,
+    faults: Faults | None,
+    fault_spec: str,
+    byzantine: dict[int, str] | None,
+    dealer: str,
+    options: dict[str, Any] | None,
+    pipe: dict[int, str],
+    pipes: dict[int, PipeTable],
+    crash_seat: int | None,
+    probe_illegal: bool,
+) -> GameReport:
     faults = faults if faults is not None else Faults.parse(fault_spec)
     byzantine = dict(byzantine or {})
     for seat, behaviour in byzantine.items():
@@ -168,7 +217,23 @@ def run_game(
         secrets = getattr(table, "_secrets", None)
         return None if secrets is None else int(secrets.hand_key(hand, start_head))
 
-    def make_table(seat: int, secrets: dict[str, bytes]) -> Table:
+    seeds = _identity_seeds(peers, seed)
+    incarnations: Counter[int] = Counter()
+
+    def make_table(seat: int, secrets: dict[str, bytes]) -> Table | PipeTable:
+        if seat in pipe:
+            if seat in pipes:
+                pipes.pop(seat).kill()  # a crash, or a restart from its journal: the old run is over
+            incarnations[seat] += 1
+            pipes[seat] = PipeTable(
+                genesis,
+                seat,
+                pipe[seat],
+                identity_seed=seeds[seat],
+                entropy=hashlib.sha256(f"harness/{seed}/entropy/{seat}/{incarnations[seat]}".encode()).digest(),
+                secrets=secrets,
+            )
+            return pipes[seat]
         if seat in table_behaviour:
             return ByzantineTable(
                 genesis,
@@ -183,10 +248,23 @@ def run_game(
         return Table(genesis, seat, identities[seat], source=source, secrets=secrets)
 
     choosers = [rng.fork(f"choose{s}") for s in range(peers)]
-    rules = genesis.rules()
 
-    def choose(seat: int, view: Any) -> str:
-        return rules.action_text(choosers[seat].choice(list(view.legal_actions)))
+    seen_legal: set[str] = set()
+    probes: list[str] = []
+
+    def choose(seat: int, legal: list[str]) -> str:
+        seen_legal.update(legal)
+        if probe_illegal and seat in pipes:
+            illegal = sorted(seen_legal - set(legal))
+            if illegal:
+                probes.append(illegal[0])
+                try:
+                    pipes[seat].local_action(illegal[0])
+                except ActionError:
+                    pass
+                else:
+                    pipes[seat].accepted_illegal.append(illegal[0])
+        return choosers[seat].choice(legal)
 
     honest = frozenset(s for s in range(peers) if s not in byzantine or byzantine[s] in ACCIDENTS)
     foreign = _foreign_message(game, peers, seed, frame_attacker[0], identities) if frame_attacker else b""
@@ -200,13 +278,33 @@ def run_game(
         honest=honest,
         frame_attacker=frame_attacker,
         foreign=foreign,
+        crash_seat=crash_seat,
     )
     net_ref.append(net)
     net.run()
     report = _judge(genesis, net, seed, fault_spec, byzantine, honest)
     report.game_id = genesis.game_id
     report.journals = {p.seat: list(p.journal) for p in net.peers}
+    _judge_pipes(report, pipes, probes, probe_illegal)
+    report.restarted = sorted(s for s, k in incarnations.items() if k > 1)
+    report.left = net.left
     return report
+
+
+def _judge_pipes(report: GameReport, pipes: dict[int, PipeTable], probes: list[str], probe: bool) -> None:
+    """What only a seat run by another program can get wrong: the pipe, and its own moves."""
+    failures = [f"seat {seat} (piped) failed: {t.failed}" for seat, t in sorted(pipes.items()) if t.failed]
+    report.problems[:0] = failures
+    for seat, table in sorted(pipes.items()):
+        for error in table.errors:
+            report.problems.append(f"seat {seat} (piped) answered error: {error}")
+        for text in table.accepted_illegal:
+            report.problems.append(f"seat {seat} (piped) took the illegal move {text!r}")
+        for text in table.sent_on_refusal:
+            report.problems.append(f"seat {seat} (piped) refused {text!r} but sent a message for it")
+    report.probes = len(probes)
+    if probe and pipes and not probes:
+        report.problems.append("no illegal move could be demanded (no turn offered one)")
 
 
 def _refused(
@@ -311,9 +409,13 @@ def _judge(
                 )
             continue
         expected = EXPECTED_FAULT.get(behaviour)
-        if expected is None or not cheated:
+        if expected is None:
+            continue
+        if not cheated:
+            rep.unreached.append(f"seat {seat} never had the chance to {behaviour}")
             continue  # the chance to cheat never came (e.g. no renege possible in this deal)
         if behaviour == "equivocate" and not net.twin_delivered:
+            rep.unreached.append(f"seat {seat}'s second message reached no honest peer")
             continue  # the second message was lost before any honest peer saw it: nothing to detect
         wrong = [
             i
