@@ -27,7 +27,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "byzantine seats, and check that every honest replica finishes, agrees and names the "
         "same cheater.",
     )
-    p.add_argument("game", metavar="GAME", help=f"one of: {', '.join(GAMES)}")
+    p.add_argument("game", metavar="GAME",
+                   help=f"one of: {', '.join(GAMES)}; or 'conformance', the numbered cases any "
+                   "implementation must pass (with --peer COMMAND)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
     p.add_argument("--peers", type=int, default=4, metavar="N", help="seats at the table (default 4)")
     p.add_argument(
@@ -77,6 +79,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="write every seat's journal of every game into DIR (GAME-seedS-seatN.journal), for "
         "p2pcards verify or another implementation to check",
     )
+    p.add_argument(
+        "--peer", action="append", default=[], metavar="SEAT=COMMAND",
+        help="run SEAT by another program speaking the harness pipe (protocol/HARNESS.md), e.g. "
+        "'1=p2pcards peer --stdio'; repeat for more seats. With 'conformance': just COMMAND",
+    )
+    p.add_argument(
+        "--case", action="append", default=[], metavar="ID",
+        help="with 'conformance': run only this case, or every case under it (4.2 runs 4.2.1, 4.2.2, ...)",
+    )
+    p.add_argument("--list", action="store_true", help="with 'conformance': list the cases and run none")
+    p.add_argument("--html", metavar="FILE", help="with 'conformance': also write the report as a web page")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.set_defaults(run=run)
 
@@ -103,7 +116,28 @@ def parse_byzantine(spec: str, peers: int) -> dict[int, str]:
     return result
 
 
+def parse_peers(specs: list[str], peers: int, byzantine: dict[int, str]) -> dict[int, str]:
+    result: dict[int, str] = {}
+    for spec in specs:
+        seat_text, sep, command = spec.partition("=")
+        if not sep or not seat_text.strip().isdigit() or not command.strip():
+            raise UsageError(f"--peer {spec!r}: write SEAT=COMMAND, e.g. --peer '1=p2pcards peer --stdio'")
+        seat = int(seat_text)
+        if not 0 <= seat < peers:
+            raise UsageError(f"--peer {spec!r}: seats are 0..{peers - 1}")
+        if seat in result or seat in byzantine:
+            raise UsageError(f"--peer {spec!r}: seat {seat} is given twice (a piped seat plays honestly)")
+        result[seat] = command.strip()
+    return result
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.game == "conformance":
+        from p2pcards.cli.conformance import run_conformance
+
+        return run_conformance(args)
+    if args.case or args.list or args.html:
+        raise UsageError("--case, --list and --html go with 'p2pcards harness conformance'")
     if args.game not in GAMES:
         raise UsageError(f"unknown game {args.game!r}; the games are: {', '.join(GAMES)}")
     if args.seeds <= 0:
@@ -113,6 +147,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     byzantine = parse_byzantine(args.byzantine, args.peers)
+    pipe = parse_peers(args.peer, args.peers, byzantine)
+    if pipe and (args.fuzz is not None or args.explore is not None):
+        raise UsageError("--peer goes with played games, not with --fuzz or --explore")
     options = game_options(args.option)
     seeds = [args.seed] if args.seed is not None else list(range(1, args.seeds + 1))
     if args.fuzz is not None:
@@ -138,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
                         byzantine=byzantine,
                         dealer=args.dealer,
                         options=options,
+                        pipe=pipe,
                     )
                 )
             except (GameError, ValueError) as exc:
@@ -169,6 +207,9 @@ def _print(args: argparse.Namespace, summary: dict[str, Any], reports: list[Game
         f"{args.game}, {args.peers} peers, faults: {args.faults}, byzantine: {args.byzantine or 'none'}, "
         f"dealer: {args.dealer}"
     )
+    for spec in args.peer:
+        seat, _, command = spec.partition("=")
+        print(f"  seat {seat} run by: {command.strip()}")
     print(f"  games played                     {summary['games']}")
     print(f"  finished                         {summary['finished']}")
     print(f"  honest replicas agree            {summary['agree']} of {summary['games']} games")

@@ -1,0 +1,49 @@
+"""``p2pcards harness conformance --peer COMMAND``: the numbered cases, a table of pass and fail."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.progress import Progress
+
+from p2pcards.cli.common import UsageError, print_json
+from p2pcards.harness import conformance as conf
+
+
+def run_conformance(args: argparse.Namespace) -> int:
+    cases = conf.select(conf.CASES, args.case)
+    unknown = [p for p in args.case if not conf.select(conf.CASES, [p])]
+    if unknown:
+        raise UsageError(f"no case {', '.join(unknown)}; the cases are {conf.CASES[0].id} to "
+                         f"{conf.CASES[-1].id} ('--list' lists them)")
+    if args.list:
+        for c in cases:
+            print(f"{c.id:<7} {c.title}\n{'':8}must: {c.must}")
+        return 0
+    if len(args.peer) != 1 or "=" in args.peer[0].split(" ")[0]:
+        raise UsageError("say which program to test, once: --peer COMMAND, e.g. "
+                         "--peer 'p2pcards peer --stdio' (the cases choose its seats)")
+    if args.byzantine or args.faults != "none" or args.option or args.seed is not None:
+        raise UsageError("the cases set the game, seats, faults and cheaters themselves: "
+                         "--byzantine, --faults, -o and --seed do not go with 'conformance'")
+    command = args.peer[0]
+    html_path = Path(args.html) if args.html else None
+    if html_path is not None and not html_path.parent.is_dir():
+        raise UsageError(f"--html {args.html}: there is no folder {html_path.parent}")
+    with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:
+        task = progress.add_task("conformance cases", total=len(cases))
+        results = conf.run_all(cases, command, progress=lambda _: progress.advance(task))
+    if html_path is not None:
+        try:
+            html_path.write_text(conf.to_html(results, command), encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {html_path}: {exc.strerror or exc}") from exc
+    if args.json:
+        print_json(conf.to_json(results, command))
+    else:
+        print(conf.to_text(results, command))
+        if html_path is not None:
+            print(f"report written to {html_path}")
+    return 0 if all(r.passed for r in results) else 1

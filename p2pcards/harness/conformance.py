@@ -1,0 +1,413 @@
+"""``p2pcards harness conformance``: numbered cases that any implementation of the protocol must pass.
+
+Each case is a scenario of the simulated network: a game, its seats, the network's faults, which
+seats cheat and how, and which seats the implementation under test plays, through the harness pipe
+(``protocol/HARNESS.md``).  The other seats are our replicas.  The judge is the harness's own
+(``run._judge``): every honest replica, the program's included, must finish, agree on the table
+digest, keep every hand it held sealed, name the cheater with the verdict the case expects and no
+honest seat, and never fail; a case may demand more (an illegal move refused, a crash survived).
+
+A case whose scenario the game never produced (no chance to renege in those deals) is played again
+on the next of its seeds; one that never comes to it fails, since it showed nothing.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2pcards.harness.pipe_table import PeerFailed, PipeTable
+from p2pcards.harness.run import WEAK_KEY, GameReport, _identity_seeds, run_game
+from p2pcards.table.genesis import make_genesis
+from p2pcards.wire import encode, key_from_seed, public_bytes
+
+SEEDS = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    title: str
+    must: str
+    """What the implementation under test must do, in a sentence."""
+    game: str = "durak"
+    peers: int = 3
+    under: tuple[int, ...] = (0,)
+    """The seats the program plays."""
+    dealer: str = "mental"
+    faults: str = "none"
+    byzantine: tuple[tuple[int, str], ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+    crash_seat: int | None = None
+    probe_illegal: bool = False
+    genesis_edit: str | None = None
+    """For a genesis the program must refuse: which rule the harness breaks (``_GENESIS_EDITS``)."""
+    seeds: tuple[int, ...] = SEEDS
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "must": self.must,
+            "game": self.game,
+            "peers": self.peers,
+            "under": list(self.under),
+            "dealer": self.dealer,
+            "faults": self.faults,
+            "byzantine": {str(s): k for s, k in self.byzantine},
+            "options": dict(self.options),
+            "crash_seat": self.crash_seat,
+            "probe_illegal": self.probe_illegal,
+            "genesis_edit": self.genesis_edit,
+        }
+
+
+def _honest(id: str, title: str, **kw: Any) -> Case:
+    return Case(id, title, "play to the end and agree on the table digest with every other replica", **kw)
+
+
+def _convict(id: str, kind: str, verdict: str, **kw: Any) -> Case:
+    cheater = dict(kw.get("byzantine", ())).keys()
+    seat = next(iter(cheater))
+    return Case(
+        id,
+        f"seat {seat} cheats: {kind}",
+        f"name seat {seat} with the verdict {verdict}, as every honest replica does, and play on without it",
+        **kw,
+    )
+
+
+def _survive(id: str, kind: str, **kw: Any) -> Case:
+    seat = next(iter(dict(kw.get("byzantine", ())).keys()))
+    return Case(
+        id,
+        f"seat {seat} attacks: {kind}",
+        "refuse or bound what that seat sends, name nobody, and play to the end in agreement",
+        **kw,
+    )
+
+
+CASES: tuple[Case, ...] = (
+    # 1 Honest tables: the program plays a whole match with our replicas.
+    _honest("1.1.1", "Durak, two seats", peers=2),
+    _honest("1.1.2", "Durak, three seats, the program in the middle seat", under=(1,)),
+    _honest("1.1.3", "Durak, three seats, the seeded dealer", dealer="seeded"),
+    _honest("1.2.1", "Spades, four seats", game="spades", peers=4, under=(2,)),
+    _honest("1.3.1", "Azi, three seats", game="azi", peers=3),
+    _honest("1.3.2", "Azi, four seats, the program in the last seat", game="azi", peers=4, under=(3,)),
+    _honest("1.4.1", "Durak, two of the three seats run by the program", under=(0, 2)),
+    # 2 The program's own moves.
+    Case("2.1.1", "an illegal move is demanded at every turn",
+         "refuse each move the rules forbid without sending anything, and play the legal one",
+         peers=2, probe_illegal=True, dealer="seeded"),
+    Case("2.1.2", "an illegal move is demanded at every turn, Spades",
+         "refuse each move the rules forbid (a card that does not follow suit, a bid out of turn) "
+         "without sending anything", game="spades", peers=4, under=(1,), probe_illegal=True,
+         dealer="seeded"),
+    # 3 The network.
+    _honest("3.1.1", "frames dropped and duplicated", faults="drop,duplicate"),
+    _honest("3.1.2", "frames delayed and reordered", game="spades", peers=4, faults="delay,reorder"),
+    _honest("3.1.3", "the table splits in two for a while", game="azi", peers=4, faults="partition"),
+    Case("3.2.1", "the program is killed and started again from its journal",
+         "come back from its journal and secrets, say nothing different for a step it spoke at, and "
+         "finish in agreement", faults="crash", crash_seat=0, options=(("series_hands", 3),)),
+    Case("3.2.2", "another seat is killed and started again from its journal",
+         "answer its catch-up request and finish in agreement", faults="crash", crash_seat=1,
+         options=(("series_hands", 3),)),
+    Case("3.3.1", "another seat leaves for good",
+         "vote the silent seat out with the majority and play on without it", faults="leave",
+         options=(("series_hands", 3),), dealer="seeded"),
+    Case("3.4.1", "every fault at once", "finish in agreement, whatever the network does",
+         game="spades", peers=4, faults="all"),
+    # 4 Cheaters: the program must convict, as every honest replica does.
+    _convict("4.1.1", "two different moves for one step (equivocation)", "equivocation", under=(2,),
+             byzantine=((1, "equivocate"),), dealer="seeded"),
+    _convict("4.1.2", "two different moves for one step, Spades", "equivocation", game="spades", peers=4,
+             under=(3,), byzantine=((1, "equivocate"),), dealer="seeded"),
+    _convict("4.1.3", "a second message for a step long sealed", "equivocation",
+             byzantine=((1, "late-equivocate"),), options=(("series_hands", 3),), dealer="seeded"),
+    _convict("4.1.4", "its own equivocation relayed as evidence, and forged evidence", "equivocation",
+             game="spades", peers=4, byzantine=((1, "relay-evidence"),), dealer="seeded"),
+    _convict("4.2.1", "a shuffle with a corrupted proof", "bad-proof", game="spades", peers=4,
+             byzantine=((1, "bad-proof"),)),
+    _convict("4.2.2", "a corrupted decryption share", "bad-proof or bad-message", peers=4,
+             byzantine=((1, "bad-share"),)),
+    _convict("4.3.1", "a move the rules forbid", "illegal-action", game="azi",
+             byzantine=((1, "illegal"),), dealer="seeded"),
+    _convict("4.3.2", "a card that breaks follow-suit, seen only at the audit", "renege or illegal-action",
+             game="spades", peers=4, byzantine=((1, "renege"),), dealer="seeded"),
+    _convict("4.3.3", "terminal escape sequences in a move", "illegal-action",
+             byzantine=((1, "escapes"),), dealer="seeded"),
+    _convict("4.4.1", "a move bound to a head that is not the log's", "silent (voted out)", game="spades",
+             peers=4, byzantine=((1, "wrong-head"),), dealer="seeded"),
+    _convict("4.4.2", "never sends its shares", "silent (voted out)", byzantine=((1, "withhold"),)),
+    # 5 Attacks the program must refuse and survive (seat 1 attacks a Durak table of three).
+    *(
+        _survive(f"5.{group}.{k}", what, byzantine=((1, kind),), dealer="seeded")
+        for group, k, kind, what in (
+            (1, 1, "foreign", "a message of another game"),
+            (1, 2, "malformed", "frames that are not messages"),
+            (1, 3, "oversized", "a frame over the size limit"),
+            (2, 1, "nested", "catch-up answers nested a thousand deep"),
+            (2, 2, "future-flood", "large signed messages for steps far ahead"),
+            (2, 3, "catchup-flood", "the same catch-up request again and again"),
+            (3, 1, "bool-vote", "void votes naming booleans, unknown and unsorted seats"),
+            (3, 2, "vote-finished", "votes for past steps and steps nobody is awaited at"),
+        )
+    ),
+    Case("5.3.3", "two seats of four vote the program silent at steps it played",
+         "refuse the votes (its log contradicts them) and name nobody: two of four is no majority",
+         game="spades", peers=4, byzantine=((1, "frame-majority"), (2, "frame-majority")), dealer="seeded"),
+    # 6 Accidents of other seats: nobody may be named.
+    Case("6.1.1", "another seat restarts from an old copy of its journal",
+         "name nobody and finish in agreement", game="spades", peers=4, byzantine=((2, "rollback"),)),
+    Case("6.1.2", "another seat leaves, is voted out, comes back and asks to play again",
+         "vote it out with the majority, then deal it in again, and finish in agreement",
+         byzantine=((1, "return"),), options=(("series_hands", 8),), dealer="seeded"),
+    # 7 A genesis no peer may sign: the program must refuse to start.
+    Case("7.1.1", "a seat's identity key is a point of small order", "refuse the genesis",
+         genesis_edit="weak-key"),
+    Case("7.1.2", "the options are not sorted by name", "refuse the genesis", genesis_edit="unsorted"),
+    Case("7.1.3", "a seed with the mental dealer", "refuse the genesis", genesis_edit="seed"),
+    Case("7.1.4", "two seats with the same identity key", "refuse the genesis", genesis_edit="same-key"),
+)
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    passed: bool
+    detail: str
+    seed: int | None = None
+    seconds: float = 0.0
+    games: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.case.describe() | {
+            "passed": self.passed,
+            "detail": self.detail,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 2),
+            "games": self.games,
+        }
+
+
+def select(cases: Iterable[Case], patterns: list[str]) -> list[Case]:
+    """The cases whose id is one of ``patterns`` or begins with one of them followed by a dot."""
+    if not patterns:
+        return list(cases)
+    return [c for c in cases if any(c.id == p or c.id.startswith(p.rstrip(".") + ".") for p in patterns)]
+
+
+def run_case(case: Case, command: str) -> CaseResult:
+    started = time.perf_counter()
+    try:
+        if case.genesis_edit is not None:
+            result = _run_genesis_case(case, command)
+        else:
+            result = _run_game_case(case, command)
+    except PeerFailed as exc:
+        result = CaseResult(case, False, f"the program failed: {exc}")
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def run_all(
+    cases: list[Case], command: str, progress: Callable[[CaseResult], None] | None = None
+) -> list[CaseResult]:
+    results = []
+    for case in cases:
+        results.append(run_case(case, command))
+        if progress is not None:
+            progress(results[-1])
+    return results
+
+
+def _run_game_case(case: Case, command: str) -> CaseResult:
+    games: list[dict[str, Any]] = []
+    for seed in case.seeds:
+        report = run_game(
+            case.game,
+            peers=case.peers,
+            seed=seed,
+            fault_spec=case.faults,
+            byzantine=dict(case.byzantine),
+            dealer=case.dealer,
+            options=dict(case.options),
+            pipe={seat: command for seat in case.under},
+            crash_seat=case.crash_seat,
+            probe_illegal=case.probe_illegal,
+        )
+        games.append(report.to_dict())
+        if not report.passed:
+            return CaseResult(case, False, "; ".join(report.problems), seed, games=games)
+        unreached = _unreached(case, report)
+        if not unreached:
+            return CaseResult(case, True, _what_happened(case, report), seed, games=games)
+        games[-1]["unreached"] = unreached
+    return CaseResult(
+        case, False, f"the scenario never came about in seeds {', '.join(map(str, case.seeds))}: "
+        f"{games[-1]['unreached']}", games=games,
+    )
+
+
+def _unreached(case: Case, report: GameReport) -> str:
+    if report.unreached:
+        return "; ".join(report.unreached)
+    crashed = case.crash_seat
+    if crashed is not None and crashed in case.under and crashed not in report.restarted:
+        return "the game ended before the program was killed"
+    if "leave" in case.faults.split(",") and (report.left is None or report.hands_after_leave == 0):
+        return "no seat left before the last hand"
+    if dict(case.byzantine).get(1) == "return" and not report.returns:
+        return "the seat that left never came back before the end"
+    return ""
+
+
+def _what_happened(case: Case, report: GameReport) -> str:
+    parts = [f"{report.hands} hands", ", ".join(sorted(set(report.verdicts)))]
+    if report.probes:
+        parts.append(f"{report.probes} illegal moves refused")
+    if report.restarted:
+        parts.append("restarted from its journal")
+    if report.hands_after_leave:
+        parts.append(f"{report.hands_after_leave} hands after a seat left")
+    return "; ".join(parts)
+
+
+def _run_genesis_case(case: Case, command: str) -> CaseResult:
+    seeds = _identity_seeds(case.peers, 1)
+    keys = [public_bytes(key_from_seed(s)) for s in seeds]
+    genesis = make_genesis(case.game, [(f"seat {i}", k) for i, k in enumerate(keys)], nonce=b"conformance")
+    value = genesis.to_value()
+    edit = _GENESIS_EDITS[case.genesis_edit or ""]
+    raw = encode(edit(value))
+    table = PipeTable(
+        genesis, case.under[0], command, identity_seed=seeds[case.under[0]], entropy=bytes(32), secrets={},
+        raw_genesis=raw,
+    )
+    try:
+        why = table.refuses_start()
+        sent = table.sent_on_start
+    finally:
+        table.close()
+    if why is None:
+        return CaseResult(case, False, "the program started on a genesis it must refuse")
+    if sent:
+        return CaseResult(case, False, f"the program refused ({why}) but sent {sent} messages")
+    return CaseResult(case, True, f"refused: {why}")
+
+
+def _weak_key(v: dict[str, Any]) -> dict[str, Any]:
+    seats = [list(s) for s in v["seats"]]
+    seats[1][1] = WEAK_KEY
+    return v | {"seats": seats}
+
+
+def _unsorted(v: dict[str, Any]) -> dict[str, Any]:
+    return v | {"options": list(reversed(v["options"]))}
+
+
+def _same_key(v: dict[str, Any]) -> dict[str, Any]:
+    seats = [list(s) for s in v["seats"]]
+    seats[1][1] = seats[0][1]
+    return v | {"seats": seats}
+
+
+_GENESIS_EDITS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "weak-key": _weak_key,
+    "unsorted": _unsorted,
+    "seed": lambda v: v | {"seed": 7},
+    "same-key": _same_key,
+}
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def summary(results: list[CaseResult], command: str) -> dict[str, Any]:
+    return {
+        "command": command,
+        "cases": len(results),
+        "passed": sum(r.passed for r in results),
+        "failed": [r.case.id for r in results if not r.passed],
+    }
+
+
+def to_json(results: list[CaseResult], command: str) -> dict[str, Any]:
+    return {"summary": summary(results, command), "results": [r.to_dict() for r in results]}
+
+
+def to_text(results: list[CaseResult], command: str) -> str:
+    width = max((len(r.case.title) for r in results), default=10)
+    lines = [f"conformance of: {command}", ""]
+    for r in results:
+        mark = "pass" if r.passed else "FAIL"
+        lines.append(f"{r.case.id:<7} {mark}  {r.case.title:<{width}}  {r.seconds:5.1f} s")
+        if not r.passed:
+            lines.append(f"{'':9}must: {r.case.must}")
+            lines.append(f"{'':9}{r.detail}")
+    s = summary(results, command)
+    failed = f"; failed: {', '.join(s['failed'])}" if s["failed"] else ""
+    lines += ["", f"{s['passed']} of {s['cases']} cases passed{failed}"]
+    return "\n".join(lines)
+
+
+def to_html(results: list[CaseResult], command: str) -> str:
+    s = summary(results, command)
+    rows = []
+    for r in results:
+        c = r.case
+        rows.append(
+            "<tr class='{cls}'><td>{id}</td><td>{mark}</td><td>{title}</td><td>{must}</td><td>{setup}</td>"
+            "<td>{detail}</td><td>{secs:.1f}</td></tr>".format(
+                cls="pass" if r.passed else "fail",
+                id=html.escape(c.id),
+                mark="pass" if r.passed else "FAIL",
+                title=html.escape(c.title),
+                must=html.escape(c.must),
+                setup=html.escape(_setup_line(c) + ("" if r.seed is None else f", seed {r.seed}")),
+                detail=html.escape(r.detail),
+                secs=r.seconds,
+            )
+        )
+    return (
+        "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<title>p2pcards conformance: {s['passed']} of {s['cases']}</title>"
+        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;text-align:left}"
+        "tr.pass td:nth-child(2){color:#060}tr.fail td:nth-child(2){color:#b00;font-weight:bold}"
+        "tr.fail{background:#fff0f0}</style></head><body>"
+        f"<h1>Protocol conformance</h1><p>Implementation: <code>{html.escape(command)}</code></p>"
+        f"<p><b>{s['passed']} of {s['cases']} cases passed.</b></p>"
+        "<table><tr><th>case</th><th>result</th><th>scenario</th><th>the implementation must</th>"
+        "<th>set-up</th><th>what happened</th><th>s</th></tr>"
+        + "".join(rows)
+        + "</table><p>The cases and the pipe are described in protocol/HARNESS.md.</p></body></html>\n"
+    )
+
+
+def _setup_line(c: Case) -> str:
+    parts = [
+        f"{c.game}, {c.peers} seats",
+        f"program in seat {', '.join(map(str, c.under))}",
+        f"{c.dealer} dealer",
+    ]
+    if c.faults != "none":
+        parts.append(f"faults {c.faults}")
+    if c.byzantine:
+        parts.append("byzantine " + ",".join(f"{s}:{k}" for s, k in c.byzantine))
+    if c.options:
+        parts.append(" ".join(f"{k}={v}" for k, v in c.options))
+    return ", ".join(parts)
+
+
+def dumps(results: list[CaseResult], command: str) -> str:
+    return json.dumps(to_json(results, command), indent=2)

@@ -1,0 +1,104 @@
+"""The conformance cases, run against our own replica as a separate program through the harness
+pipe, exactly as against anyone's (``protocol/HARNESS.md``), and against broken ones: a case must
+catch the flaw it is there for."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2pcards.harness.conformance import CASES, run_case, select
+
+OURS = f"{sys.executable} -m p2pcards peer --stdio"
+BROKEN = f"{sys.executable} {Path(__file__).with_name('broken_peer.py')}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_our_peer_passes_the_case_through_the_pipe(case):
+    result = run_case(case, OURS)
+    assert result.passed, f"{case.id} {case.title}: {result.detail}"
+
+
+def test_case_numbers_are_unique_and_in_order():
+    ids = [tuple(int(x) for x in c.id.split(".")) for c in CASES]
+    assert ids == sorted(set(ids))
+
+
+def test_a_peer_that_never_checks_a_shuffle_proof_fails_the_bad_proof_case_alone():
+    command = f"{BROKEN} no-shuffle-proof-check"
+    failed = run_case(select(CASES, ["4.2.1"])[0], command)
+    assert not failed.passed
+    assert "seat 1 (bad-proof) should be named for bad-proof" in failed.detail
+    # The flaw is invisible where nobody lies about a shuffle.
+    assert run_case(select(CASES, ["1.1.1"])[0], command).passed
+
+
+def test_a_peer_that_takes_any_move_of_its_own_player_fails_the_illegal_move_cases():
+    command = f"{BROKEN} takes-illegal-own-moves"
+    for case in select(CASES, ["2.1"]):
+        result = run_case(case, command)
+        assert not result.passed
+        assert "(piped) took the illegal move" in result.detail
+    assert run_case(select(CASES, ["1.1.1"])[0], command).passed
+
+
+def _harness(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "p2pcards", "harness", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_report_is_a_table_json_and_a_web_page(tmp_path):
+    page = tmp_path / "report.html"
+    done = _harness("conformance", "--peer", OURS, "--case", "7.1", "--case", "2.1.1", "--html", str(page))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"conformance of: {OURS}"
+    assert [line.split()[:2] for line in lines if line[:1].isdigit()] == [
+        ["2.1.1", "pass"], ["7.1.1", "pass"], ["7.1.2", "pass"], ["7.1.3", "pass"], ["7.1.4", "pass"],
+        ["5", "of"],
+    ]
+    assert "5 of 5 cases passed" in done.stdout
+    html = page.read_text()
+    assert "<b>5 of 5 cases passed.</b>" in html and "7.1.4" in html and "refuse the genesis" in html
+
+    flawed = f"{BROKEN} takes-illegal-own-moves"
+    broken = _harness("conformance", "--peer", flawed, "--case", "2.1.1", "--json")
+    assert broken.returncode == 1
+    report = json.loads(broken.stdout)
+    assert report["summary"] == {
+        "command": f"{BROKEN} takes-illegal-own-moves", "cases": 1, "passed": 0, "failed": ["2.1.1"],
+    }
+    (result,) = report["results"]
+    assert result["id"] == "2.1.1" and not result["passed"] and "illegal move" in result["detail"]
+    assert result["must"].startswith("refuse each move the rules forbid")
+
+
+def test_the_cases_are_listed_with_what_each_demands():
+    done = _harness("conformance", "--list")
+    assert done.returncode == 0
+    assert done.stdout.count("must: ") == len(CASES)
+    assert "4.2.1   seat 1 cheats: a shuffle with a corrupted proof" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["conformance"], "say which program to test, once: --peer COMMAND"),
+        (["conformance", "--peer", OURS, "--case", "9.9"], "no case 9.9; the cases are 1.1.1 to"),
+        (["conformance", "--peer", OURS, "--faults", "drop"], "the cases set the game, seats, faults"),
+        (["conformance", "--peer", OURS, "--html", "/no/such/dir/r.html"], "there is no folder /no/such/dir"),
+        (["durak", "--case", "1.1"], "--case, --list and --html go with 'p2pcards harness conformance'"),
+        (["durak", "--peer", "p2pcards peer --stdio"], "write SEAT=COMMAND"),
+        (["durak", "--peers", "3", "--peer", "3=x"], "seats are 0..2"),
+        (["durak", "--byzantine", "1:illegal", "--peer", "1=x"], "seat 1 is given twice"),
+    ],
+)
+def test_bad_arguments_are_usage_errors_that_say_what_is_right(args, message):
+    done = _harness(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
