@@ -35,6 +35,9 @@ from p2pcards.table.genesis import Genesis
 ANSWER_SECONDS = 60
 """How long the program may take over one answer (a shuffle proof of a slow implementation)."""
 STDERR_KEPT = 4_000
+MAX_ANSWER_RECORDS = 100_000
+"""The most outputs one answer may hold (a catch-up answer holds a few hundred): past it, the program
+is taken to be babbling, and its answer is refused rather than held in memory without end."""
 
 
 class PeerFailed(Exception):
@@ -89,18 +92,21 @@ class PipeProcess:
             raise PeerFailed(f"the program is gone ({self._exit()}){self._stderr_tail()}") from exc
 
     def answer(self) -> list[dict[str, Any]]:
-        """Every record up to and including ``done``."""
-        records: list[dict[str, Any]] = []
-        while True:
-            record = self._next()
-            records.append(record)
-            if record.get("out") == "done":
-                return records
-
-    def _next(self) -> dict[str, Any]:
+        """Every record up to and including ``done``, within ``answer_seconds`` in all."""
         import time  # a bound on a real process's answer, never part of a simulated run's outcome
 
         deadline = time.monotonic() + self.answer_seconds
+        records: list[dict[str, Any]] = []
+        while len(records) < MAX_ANSWER_RECORDS:
+            record = self._next(deadline)
+            records.append(record)
+            if record.get("out") == "done":
+                return records
+        raise PeerFailed(f"an answer of over {MAX_ANSWER_RECORDS} records without done")
+
+    def _next(self, deadline: float) -> dict[str, Any]:
+        import time
+
         while not self._records:
             left = deadline - time.monotonic()
             if left <= 0:

@@ -104,3 +104,13 @@ def test_our_peer_refuses_a_broken_pipe_with_a_message_and_status_2():
 def test_our_peer_needs_stdio():
     done = _peer(b"", )
     assert done.returncode == 2 and b"say --stdio" in done.stderr
+
+
+def test_a_program_that_babbles_without_end_is_cut_off(monkeypatch):
+    monkeypatch.setattr(pipe_table, "MAX_ANSWER_RECORDS", 1000)
+    babble = _python(
+        "import itertools, sys, msgpack; r = msgpack.packb({'out': 'rejected', 'reason': 'x'}); "
+        "f = sys.stdout.buffer; [f.write(len(r).to_bytes(4, 'big') + r) for _ in itertools.count()]"
+    )
+    report = run_game("durak", peers=2, seed=1, dealer="seeded", pipe={0: babble})
+    assert any("an answer of over 1000 records without done" in p for p in report.problems), report.problems
