@@ -43,6 +43,7 @@ class Case:
     byzantine: tuple[tuple[int, str], ...] = ()
     options: tuple[tuple[str, Any], ...] = ()
     crash_seat: int | None = None
+    away_seat: int | None = None
     probe_illegal: bool = False
     genesis_edit: str | None = None
     """For a genesis the program must refuse: which rule the harness breaks (``_GENESIS_EDITS``)."""
@@ -61,6 +62,7 @@ class Case:
             "byzantine": {str(s): k for s, k in self.byzantine},
             "options": dict(self.options),
             "crash_seat": self.crash_seat,
+            "away_seat": self.away_seat,
             "probe_illegal": self.probe_illegal,
             "genesis_edit": self.genesis_edit,
         }
@@ -121,6 +123,9 @@ CASES: tuple[Case, ...] = (
     Case("3.3.1", "another seat leaves for good",
          "vote the silent seat out with the majority and play on without it", faults="leave",
          options=(("series_hands", 3),), dealer="seeded"),
+    Case("3.3.2", "the program goes away, is voted out, comes back from its journal",
+         "catch up, agree that the others went on without it, ask to be dealt in again, and finish in "
+         "agreement", away_seat=0, options=(("series_hands", 8),), dealer="seeded"),
     Case("3.4.1", "every fault at once", "finish in agreement, whatever the network does",
          game="spades", peers=4, faults="all"),
     # 4 Cheaters: the program must convict, as every honest replica does.
@@ -243,6 +248,7 @@ def _run_game_case(case: Case, command: str) -> CaseResult:
             options=dict(case.options),
             pipe={seat: command for seat in case.under},
             crash_seat=case.crash_seat,
+            away_seat=case.away_seat,
             probe_illegal=case.probe_illegal,
         )
         games.append(report.to_dict())
@@ -266,7 +272,7 @@ def _unreached(case: Case, report: GameReport) -> str:
         return "the game ended before the program was killed"
     if "leave" in case.faults.split(",") and (report.left is None or report.hands_after_leave == 0):
         return "no seat left before the last hand"
-    if dict(case.byzantine).get(1) == "return" and not report.returns:
+    if (case.away_seat is not None or "return" in dict(case.byzantine).values()) and not report.returns:
         return "the seat that left never came back before the end"
     return ""
 

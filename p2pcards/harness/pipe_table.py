@@ -200,6 +200,8 @@ class PipeTable:
             "entropy": entropy,
             "secrets": dict(secrets),
         }
+        self.behaviour: str | None = None
+        """``return``: the network takes this seat away for a while, then restarts it (``away_seat``)."""
         self.failed: str | None = None
         """How the program broke the pipe, once it did: it is stopped, and nothing more is asked of it."""
         try:

@@ -140,11 +140,13 @@ def run_game(
     pipe: dict[int, str] | None = None,
     crash_seat: int | None = None,
     probe_illegal: bool = False,
+    away_seat: int | None = None,
 ) -> GameReport:
     """One game between ``peers`` seats; seats in ``byzantine`` cheat (or crash, or leave) as named.
 
     Seats in ``pipe`` are run by another program, the command given, through the harness pipe
-    (``protocol/HARNESS.md``); ``crash_seat`` is who the ``crash`` fault kills.  With
+    (``protocol/HARNESS.md``); ``crash_seat`` is who the ``crash`` fault kills; ``away_seat``, a piped
+    seat, goes away for a while and comes back as the ``return`` behaviour does.  With
     ``probe_illegal``, every turn of a piped seat first demands a move the rules forbid there (one
     legal elsewhere in the game), which it must refuse without sending anything."""
     pipe = dict(pipe or {})
@@ -152,7 +154,7 @@ def run_game(
     try:
         return _run_game(
             game, peers, seed, faults, fault_spec, byzantine, dealer, options, pipe, pipes, crash_seat,
-            probe_illegal,
+            probe_illegal, away_seat,
         )
     finally:
         for table in pipes.values():
@@ -172,6 +174,7 @@ def _run_game(
     pipes: dict[int, PipeTable],
     crash_seat: int | None,
     probe_illegal: bool,
+    away_seat: int | None,
 ) -> GameReport:
     faults = faults if faults is not None else Faults.parse(fault_spec)
     byzantine = dict(byzantine or {})
@@ -233,6 +236,8 @@ def _run_game(
                 entropy=hashlib.sha256(f"harness/{seed}/entropy/{seat}/{incarnations[seat]}".encode()).digest(),
                 secrets=secrets,
             )
+            if seat == away_seat:
+                pipes[seat].behaviour = "return"  # the network takes it away and brings it back
             return pipes[seat]
         if seat in table_behaviour:
             return ByzantineTable(
