@@ -45,6 +45,9 @@ class Case:
     crash_seat: int | None = None
     away_seat: int | None = None
     probe_illegal: bool = False
+    refusal: str | None = None
+    """The reason (SPEC §9.2) with which the program must refuse seat 1's frames; ``closed``: it must
+    close the connection (WIRE.md §3)."""
     genesis_edit: str | None = None
     """For a genesis the program must refuse: which rule the harness breaks (``_GENESIS_EDITS``)."""
     seeds: tuple[int, ...] = SEEDS
@@ -64,6 +67,7 @@ class Case:
             "crash_seat": self.crash_seat,
             "away_seat": self.away_seat,
             "probe_illegal": self.probe_illegal,
+            "refusal": self.refusal,
             "genesis_edit": self.genesis_edit,
         }
 
@@ -85,12 +89,15 @@ def _convict(id: str, kind: str, verdict: str, **kw: Any) -> Case:
 
 def _survive(id: str, kind: str, **kw: Any) -> Case:
     seat = next(iter(dict(kw.get("byzantine", ())).keys()))
-    return Case(
-        id,
-        f"seat {seat} attacks: {kind}",
-        "refuse or bound what that seat sends, name nobody, and play to the end in agreement",
-        **kw,
-    )
+    refusal = kw.get("refusal")
+    if refusal == "closed":
+        how = "close the connection of that seat"
+    elif refusal:
+        how = f"refuse what that seat sends as {refusal!r}"
+    else:
+        how = "keep what that seat sends within its bounds (SPEC §11)"
+    must = f"{how}, name nobody, and play to the end in agreement"
+    return Case(id, f"seat {seat} attacks: {kind}", must, **kw)
 
 
 CASES: tuple[Case, ...] = (
@@ -152,16 +159,16 @@ CASES: tuple[Case, ...] = (
     _convict("4.4.2", "never sends its shares", "silent (voted out)", byzantine=((1, "withhold"),)),
     # 5 Attacks the program must refuse and survive (seat 1 attacks a Durak table of three).
     *(
-        _survive(f"5.{group}.{k}", what, byzantine=((1, kind),), dealer="seeded")
-        for group, k, kind, what in (
-            (1, 1, "foreign", "a message of another game"),
-            (1, 2, "malformed", "frames that are not messages"),
-            (1, 3, "oversized", "a frame over the size limit"),
-            (2, 1, "nested", "catch-up answers nested a thousand deep"),
-            (2, 2, "future-flood", "large signed messages for steps far ahead"),
-            (2, 3, "catchup-flood", "the same catch-up request again and again"),
-            (3, 1, "bool-vote", "void votes naming booleans, unknown and unsorted seats"),
-            (3, 2, "vote-finished", "votes for past steps and steps nobody is awaited at"),
+        _survive(f"5.{group}.{k}", what, byzantine=((1, kind),), dealer="seeded", refusal=refusal)
+        for group, k, kind, what, refusal in (
+            (1, 1, "foreign", "a message of another game", "another game"),
+            (1, 2, "malformed", "frames that are not messages", "malformed"),
+            (1, 3, "oversized", "a frame over the size limit", "closed"),
+            (2, 1, "nested", "catch-up answers nested a thousand deep", "nested"),
+            (2, 2, "future-flood", "large signed messages for steps far ahead", None),
+            (2, 3, "catchup-flood", "the same catch-up request again and again", None),
+            (3, 1, "bool-vote", "void votes naming booleans, unknown and unsorted seats", "bad vote"),
+            (3, 2, "vote-finished", "votes for past steps and steps nobody is awaited at", None),
         )
     ),
     Case("5.3.3", "two seats of four vote the program silent at steps it played",
@@ -251,9 +258,10 @@ def _run_game_case(case: Case, command: str) -> CaseResult:
             away_seat=case.away_seat,
             probe_illegal=case.probe_illegal,
         )
-        games.append(report.to_dict())
-        if not report.passed:
-            return CaseResult(case, False, "; ".join(report.problems), seed, games=games)
+        games.append(report.to_dict() | {"refusals": {str(s): r for s, r in report.refusals.items()}})
+        problems = report.problems + _refusal_problems(case, report)
+        if problems:
+            return CaseResult(case, False, "; ".join(problems), seed, games=games)
         unreached = _unreached(case, report)
         if not unreached:
             return CaseResult(case, True, _what_happened(case, report), seed, games=games)
@@ -262,6 +270,21 @@ def _run_game_case(case: Case, command: str) -> CaseResult:
         case, False, f"the scenario never came about in seeds {', '.join(map(str, case.seeds))}: "
         f"{games[-1]['unreached']}", games=games,
     )
+
+
+def _refusal_problems(case: Case, report: GameReport) -> list[str]:
+    if case.refusal is None:
+        return []
+    attacker = next(s for s, _ in case.byzantine)
+    problems = []
+    for seat in case.under:
+        said = report.refusals.get(seat, {})
+        if not said.get(f"{attacker}:{case.refusal}"):
+            got = ", ".join(f"{k} ({n})" for k, n in said.items()) or "nothing"
+            problems.append(
+                f"seat {seat} (piped) never refused seat {attacker}'s frames as {case.refusal!r}: {got}"
+            )
+    return problems
 
 
 def _unreached(case: Case, report: GameReport) -> str:

@@ -67,6 +67,8 @@ class GameReport:
     """Piped seats whose program was killed and started again from its journal."""
     left: int | None = None
     """The seat that left the table for good (the ``leave`` fault), if one did."""
+    refusals: dict[int, dict[str, int]] = field(default_factory=dict)
+    """Per piped seat, how often it refused a frame, by ``SEAT:REASON`` (``closed``: it closed the link)."""
     problems: list[str] = field(default_factory=list)
     game_id: Raw = field(default=b"", repr=False)
     journals: dict[int, list[Raw]] = field(default_factory=dict, repr=False)
@@ -292,6 +294,10 @@ def _run_game(
     report.journals = {p.seat: list(p.journal) for p in net.peers}
     _judge_pipes(report, pipes, probes, probe_illegal)
     report.restarted = sorted(s for s, k in incarnations.items() if k > 1)
+    for seat in sorted(pipes):
+        events = net.peers[seat].events
+        refused = Counter(f"{e.peer}:{e.reason}" for e in events if isinstance(e, out.Rejected))
+        report.refusals[seat] = dict(sorted(refused.items()))
     report.left = net.left
     return report
 

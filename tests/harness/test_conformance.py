@@ -37,6 +37,17 @@ def test_a_peer_that_never_checks_a_shuffle_proof_fails_the_bad_proof_case_alone
     assert run_case(select(CASES, ["1.1.1"])[0], command).passed
 
 
+def test_a_refusal_with_another_reason_fails_the_case():
+    # Our replica refuses a message of another game as "another game"; a case that demands another
+    # reason of it fails and says what it got.
+    import dataclasses
+
+    case = dataclasses.replace(select(CASES, ["5.1.1"])[0], refusal="bad signature")
+    result = run_case(case, OURS)
+    assert not result.passed
+    assert "never refused seat 1's frames as 'bad signature': 1:another game (1)" in result.detail
+
+
 def test_a_peer_that_takes_any_move_of_its_own_player_fails_the_illegal_move_cases():
     command = f"{BROKEN} takes-illegal-own-moves"
     for case in select(CASES, ["2.1"]):
@@ -74,6 +85,11 @@ def test_the_report_is_a_table_json_and_a_web_page(tmp_path):
         "command": f"{BROKEN} takes-illegal-own-moves", "cases": 1, "passed": 0, "failed": ["2.1.1"],
     }
     (result,) = report["results"]
+    assert set(result) == {
+        "id", "title", "must", "game", "peers", "under", "dealer", "faults", "byzantine", "options",
+        "crash_seat", "away_seat", "probe_illegal", "refusal", "genesis_edit", "passed", "detail", "seed",
+        "seconds", "games",
+    }
     assert result["id"] == "2.1.1" and not result["passed"] and "illegal move" in result["detail"]
     assert result["must"].startswith("refuse each move the rules forbid")
 
