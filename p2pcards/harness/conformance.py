@@ -172,8 +172,11 @@ CASES: tuple[Case, ...] = (
         )
     ),
     Case("5.3.3", "two seats of four vote the program silent at steps it played",
-         "refuse the votes (its log contradicts them) and name nobody: two of four is no majority",
+         "keep the votes but take no decision from two of four (SPEC §6.5), name nobody, and finish",
          game="spades", peers=4, byzantine=((1, "frame-majority"), (2, "frame-majority")), dealer="seeded"),
+    Case("5.3.4", "three seats of four vote the program silent at steps it played",
+         "never convict anyone for them: a majority may go on without a seat, never make it a cheater",
+         game="spades", peers=4, byzantine=tuple((s, "frame-majority") for s in (1, 2, 3)), dealer="seeded"),
     # 6 Accidents of other seats: nobody may be named.
     Case("6.1.1", "another seat restarts from an old copy of its journal",
          "name nobody and finish in agreement", game="spades", peers=4, byzantine=((2, "rollback"),)),
