@@ -30,7 +30,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, Any, Final
+from typing import IO, Any, Final, NoReturn
 
 NICENESS: Final = 10
 """How much lower the worker's priority is than its parent's (``nice``)."""
@@ -98,12 +98,13 @@ def _lower_priority() -> None:
         os.nice(NICENESS)
 
 
-def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
-    """Answer ``requests`` until they end.  A thread reads them, so that an abandonment reaches the
-    decision it names while that decision is being made (or before it begins)."""
+def serve(requests: IO[bytes], answers: IO[bytes]) -> NoReturn:
+    """Answer ``requests`` until they end, then end the process.  A thread reads them, so that an
+    abandonment reaches the decision it names while that decision is being made (or before it
+    begins), and the end of the input ends the process at once."""
     players: dict[int, Chooser] = {}
     specs: dict[int, ComputerSpec] = {}
-    waiting: queue.SimpleQueue[tuple[int, int, ComputerSpec, Any] | None] = queue.SimpleQueue()
+    waiting: queue.SimpleQueue[tuple[int, int, ComputerSpec, Any]] = queue.SimpleQueue()
     abandoned: set[int] = set()
     current: list[int | None] = [None]
     main = threading.main_thread().ident
@@ -116,9 +117,8 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
     def read() -> None:
         while True:
             raw = read_frame(requests)
-            if raw is None:
-                waiting.put(None)
-                return
+            if raw is None:  # the parent closed the pipe, or died: a search going on ends here too
+                os._exit(0)
             message = pickle.loads(raw)
             if message[0] == "abandon":
                 number = int(message[1])
@@ -132,10 +132,7 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
         signal.signal(interrupt, on_signal)
     threading.Thread(target=read, daemon=True).start()
     while True:
-        request = waiting.get()
-        if request is None:
-            return
-        number, key, spec, view = request
+        number, key, spec, view = waiting.get()
         try:
             current[0] = number
             try:
@@ -165,8 +162,6 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _lower_priority()
     serve(sys.stdin.buffer, answers)
-    # The input ended (the parent closed it, or died): a search still going on ends with the process.
-    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
 import sys
 
 import pytest
@@ -18,7 +19,7 @@ from p2pcards.local import LocalRoom
 from p2pcards.net import thinking
 from p2pcards.net.node import BotError, ComputerChooser, NodeEvent, Thinking, computer_chooser
 from p2pcards.net.thinking import ComputerSpec, Thinker, ThinkerError
-from p2pcards.net.worker import NICENESS
+from p2pcards.net.worker import NICENESS, frame
 from p2pcards.table import outputs as out
 
 from .helpers import genesis_for, identities, make_mesh
@@ -126,14 +127,23 @@ async def test_a_decision_nobody_waits_for_is_abandoned_and_the_next_one_does_no
         await thinker.aclose()
 
 
-def test_a_worker_whose_parent_is_gone_ends_with_its_input() -> None:
-    import subprocess
-
-    child = subprocess.Popen([sys.executable, "-m", "p2pcards.net.worker"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE)
-    assert child.stdin is not None
-    child.stdin.close()
-    assert child.wait(GUARD) == 0
+def test_a_worker_whose_parent_is_gone_ends_with_its_input_even_in_a_search() -> None:
+    room, view = first_view("spades")
+    for request in (None, frame(("choose", 1, 1, spec_of(room, "hard", think_ms=600_000), view))):
+        child = subprocess.Popen([sys.executable, "-m", "p2pcards.net.worker"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE)
+        try:
+            assert child.stdin is not None
+            if request is not None:
+                child.stdin.write(request)
+                child.stdin.flush()
+            child.stdin.close()
+            assert child.wait(GUARD) == 0
+        finally:
+            child.kill()
+            child.wait()
+            if child.stdout is not None:
+                child.stdout.close()
 
 
 async def test_a_computer_seat_thinks_in_the_worker_says_so_and_the_worker_is_gone_after_the_game() -> None:

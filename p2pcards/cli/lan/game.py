@@ -224,6 +224,8 @@ class LanGame:
         if isinstance(event, out.YourTurn):
             self._your_turn(event)
             return
+        if isinstance(event, Thinking):
+            return  # this seat's own computer player (--auto): its turn said so already
         if isinstance(event, out.MatchOver | out.Fault):
             self.turn = None
         self.screen.render(event)
