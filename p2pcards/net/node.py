@@ -40,7 +40,7 @@ from p2pcards.games import ActionError, Rules, View
 from p2pcards.net.gate import Gate
 from p2pcards.net.handshake import Handshake, HandshakeError, Hello
 from p2pcards.net.link import DEFAULT_PORT, Address, Link, LinkError, accept, dial, listen, open_listener
-from p2pcards.net.thinking import ComputerSpec, Thinker, ThinkerError, shared
+from p2pcards.net.thinking import ComputerSpec, Thinker, ThinkerError, ThinkerGone, ThinkerUnavailable, shared
 from p2pcards.store.effects import carry_out
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
@@ -376,7 +376,13 @@ class Node:
             if self.thinker is None:
                 self.thinker = shared()
                 self.thinker.hold()
-            return await self.thinker.choose(chooser.key, chooser.spec, view)
+            try:
+                try:
+                    return await self.thinker.choose(chooser.key, chooser.spec, view)
+                except ThinkerGone:  # once more, in a new worker; a second death is the player's failure
+                    return await self.thinker.choose(chooser.key, chooser.spec, view)
+            except ThinkerUnavailable:
+                pass  # no process to be had: think here rather than not at all
         return await trio.to_thread.run_sync(chooser, view, abandon_on_cancel=True)
 
     # ------------------------------------------------------------------ links

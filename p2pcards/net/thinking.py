@@ -15,8 +15,8 @@ process's own table work wins the CPU.
   current is abandoned: the caller is cancelled at once, and the worker is told to drop the search,
   so the next decision does not queue behind a stale one.
 - **Failures.**  What a computer player raises comes back as ``ThinkerError`` with its type and
-  message; a worker that died comes back as ``ThinkerError`` too, and the next decision starts a new
-  one (its players are made again from their specs).
+  message; a worker that died comes back as ``ThinkerGone``, and the next decision starts a new
+  one (its players are made again from their specs); ``ThinkerUnavailable`` if none can be started.
 
 The worker is in the same session as its parent on purpose: with the scheduler's autogroups, a
 process in a session of its own would get a full share of the CPU whatever its nice value.
@@ -39,11 +39,19 @@ from p2pcards.net.worker import HEADER, MAX_FRAME, ComputerSpec, frame
 REAP_WAIT: Final = 2.0
 """Seconds to wait for a killed worker to be reaped."""
 
-__all__ = ["ComputerSpec", "Thinker", "ThinkerError", "shared"]
+__all__ = ["ComputerSpec", "Thinker", "ThinkerError", "ThinkerGone", "ThinkerUnavailable", "shared"]
 
 
 class ThinkerError(Exception):
     """A decision failed in the worker: the player raised (``TypeName: message``) or the worker died."""
+
+
+class ThinkerGone(ThinkerError):
+    """The worker died during the decision (the next one starts another)."""
+
+
+class ThinkerUnavailable(ThinkerError):
+    """No worker could be started (the system refused a process)."""
 
 
 class Thinker:
@@ -96,9 +104,12 @@ class Thinker:
             return self.process
         await self.aclose()
         # Not a new session (see the module docstring); its Ctrl-C is ignored by the worker itself.
-        process = await trio.lowlevel.open_process(
-            self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        )
+        try:
+            process = await trio.lowlevel.open_process(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            raise ThinkerUnavailable(f"the computer players' process cannot be started ({exc})") from exc
         self.process = process
         self.started += 1
         return process
@@ -123,12 +134,12 @@ class Thinker:
                 await self.aclose()  # a request sent in part: the pipe is out of step, start afresh
                 raise
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                raise ThinkerError(await self._gone()) from None
+                raise ThinkerGone(await self._gone()) from None
             try:
                 while True:
                     answer = await self._read()
                     if answer is None:
-                        raise ThinkerError(await self._gone())
+                        raise ThinkerGone(await self._gone())
                     got, status, text = answer
                     if got == number:  # older answers are those of abandoned decisions
                         break

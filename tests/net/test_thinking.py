@@ -234,3 +234,34 @@ async def test_the_hosts_screen_says_which_computer_player_is_thinking() -> None
     assert seen[0] == "p1 is thinking…"
     step = game.thinking[1]
     assert step >= 0
+
+
+async def test_a_worker_that_keeps_dying_is_the_players_failure_and_none_at_all_means_a_thread() -> None:
+    ids = identities(2, tag=36)
+    g = genesis_for(ids, "durak", dealer="seeded", seed=3, series_hands=1)
+    mesh = await make_mesh(g, ids)
+    mesh.nodes[1].chooser = computer_chooser(g.rules(), "easy", seed=3)
+    worker = thinking.shared()
+    worker.command = [sys.executable, "-c", "import sys; sys.stdin.buffer.read(1)"]  # dies at each request
+    with trio.fail_after(GUARD):
+        async with trio.open_nursery() as nursery:
+            for node in mesh.nodes:
+                nursery.start_soon(node.run)
+            while not mesh.of(1, BotError):
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    [error] = mesh.of(1, BotError)
+    assert error.message.startswith("the computer player failed: the computer players' process ended")
+    assert worker.started == 2  # asked once more in a new worker before giving up
+
+    mesh = await make_mesh(g, ids)
+    mesh.nodes[1].chooser = computer_chooser(g.rules(), "easy", seed=3)
+    worker.command = ["/nonexistent/python"]  # no process at all: it thinks in a thread
+    with trio.fail_after(GUARD):
+        async with trio.open_nursery() as nursery:
+            for node in mesh.nodes:
+                nursery.start_soon(node.run)
+            await mesh.all_finished()
+            nursery.cancel_scope.cancel()
+    mesh.check_agreement()
+    assert mesh.of(1, Thinking) and not mesh.of(1, BotError) and worker.process is None
