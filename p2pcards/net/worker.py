@@ -115,18 +115,23 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> NoReturn:
             raise Abandoned
 
     def read() -> None:
-        while True:
-            raw = read_frame(requests)
-            if raw is None:  # the parent closed the pipe, or died: a search going on ends here too
-                os._exit(0)
-            message = pickle.loads(raw)
-            if message[0] == "abandon":
-                number = int(message[1])
-                abandoned.add(number)
-                if current[0] == number and interrupt is not None and main is not None:
-                    signal.pthread_kill(main, interrupt)
-            else:
-                waiting.put(tuple(message[1:]))
+        try:
+            while True:
+                raw = read_frame(requests)
+                if raw is None:  # the parent closed the pipe, or died
+                    return
+                message = pickle.loads(raw)
+                if message[0] == "abandon":
+                    number = int(message[1])
+                    abandoned.add(number)
+                    if current[0] == number and interrupt is not None and main is not None:
+                        signal.pthread_kill(main, interrupt)
+                else:
+                    waiting.put(tuple(message[1:]))
+        finally:
+            # Nothing more can be asked (the input ended, or a request could not be read): the
+            # process ends now, a search going on with it, whatever the main thread is doing.
+            os._exit(0)
 
     if interrupt is not None:
         signal.signal(interrupt, on_signal)
@@ -161,7 +166,10 @@ def main() -> None:
     os.dup2(2, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _lower_priority()
-    serve(sys.stdin.buffer, answers)
+    try:
+        serve(sys.stdin.buffer, answers)
+    finally:  # an answer that cannot be written (the parent is gone): end, never linger
+        os._exit(1)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ import io
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import trio
@@ -26,6 +28,30 @@ from .helpers import genesis_for, identities, make_mesh
 
 GUARD = 20
 """Seconds after which a test that hangs fails (a guard against hanging, not a measure of speed)."""
+
+
+def workers_of_this_process() -> list[int]:
+    """The computer players' processes this test process started and has not reaped (Linux)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat[1]) == os.getpid() and b"p2pcards.net.worker" in command:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _no_worker_left() -> Iterator[None]:
+    """Every test here leaves no computer players' process behind, however it ended."""
+    yield
+    if Path("/proc/self/stat").exists():
+        assert workers_of_this_process() == []
 
 
 def first_view(game: str, seed: int = 5) -> tuple[LocalRoom, View]:
