@@ -84,17 +84,17 @@ def _worker_cpu(pid: int | None) -> float | None:
 
 async def _round(
     verify: Callable[[], None], think: Callable[[], Awaitable[str]] | None, worker: int | None,
-    size: tuple[int, int],
+    size: tuple[int, int, float],
 ) -> dict[str, Any]:
     """One round of one way; ``worker`` is the worker's pid when the computer player thinks there;
-    ``size`` the verifications and the ticks it times."""
-    verifies, ticks = size
+    ``size`` the verifications and the ticks it times, and the seconds it lets Hard begin."""
+    verifies, ticks, settle = size
     answered = [0]
     process0, thread0, worker0 = time.process_time(), time.thread_time(), _worker_cpu(worker)
     async with trio.open_nursery() as nursery:
         if think is not None:
             nursery.start_soon(_thinking, think, answered)
-            await trio.sleep(0.1)  # it is thinking
+            await trio.sleep(settle)  # it is thinking
         work = []
         for _ in range(verifies):
             start = time.perf_counter()
@@ -124,7 +124,7 @@ async def _round(
     }
 
 
-async def _measure(repeat: int, size: tuple[int, int], think_ms: int) -> dict[str, Any]:
+async def _measure(repeat: int, size: tuple[int, int, float], think_ms: int) -> dict[str, Any]:
     room = LocalRoom("spades", human=0, level="easy", dealer="seeded", seed=5)
     turn = room.run_until_human()
     assert turn is not None
@@ -176,11 +176,13 @@ async def _measure(repeat: int, size: tuple[int, int], think_ms: int) -> dict[st
 
 
 def run(
-    repeat: int = 3, *, verifies: int = VERIFIES, ticks: int = TICKS, think_ms: int = THINK_MS
+    repeat: int = 3, *, verifies: int = VERIFIES, ticks: int = TICKS, think_ms: int = THINK_MS,
+    settle: float = 0.1,
 ) -> dict[str, Any]:
     """Measure ``repeat`` rounds of each way (each timing ``verifies`` verifications and ``ticks``
-    ticks, Hard thinking ``think_ms`` per decision); the result is plain JSON."""
-    return trio.run(_measure, repeat, (verifies, ticks), think_ms)
+    ticks, ``settle`` seconds after Hard begins thinking ``think_ms`` per decision); the result is
+    plain JSON."""
+    return trio.run(_measure, repeat, (verifies, ticks, settle), think_ms)
 
 
 def format_table(result: dict[str, Any]) -> str:

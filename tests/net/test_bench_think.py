@@ -10,7 +10,7 @@ from .test_thinking import workers_of_this_process
 
 
 def test_the_think_bench_times_the_table_work_in_every_way_and_leaves_no_worker() -> None:
-    result = think.run(1, verifies=1, ticks=3, think_ms=50)
+    result = think.run(1, verifies=1, ticks=3, think_ms=50, settle=0.01)
     assert json.loads(json.dumps(result)) == result  # plain JSON
     assert list(result["modes"]) == list(think.MODES)
     for mode in think.MODES:
