@@ -150,8 +150,6 @@ class Node:
       side; a lobby may choose otherwise (the host's machine dials the players, so that it needs
       no open port but its lobby's).
     - ``chooser``: makes this a computer seat; otherwise a player acts through ``act``.
-    - ``think_apart``: a ``ComputerChooser`` thinks in the computer players' process (the default);
-      False makes it think in a thread of this process, as any other chooser does (bench).
     """
 
     def __init__(
@@ -168,7 +166,6 @@ class Node:
         on_event: OnEvent | None = None,
         source: SecretSource | None = None,
         tick_ms: int = TICK_MS,
-        think_apart: bool = True,
     ) -> None:
         self.genesis = genesis
         self.seat = seat
@@ -199,7 +196,6 @@ class Node:
         self._held: dict[int, collections.deque[bytes]] = {}
         self._held_bytes: dict[int, int] = {}
         self._t0 = 0.0
-        self.think_apart = think_apart
         self.thinker: Thinker | None = None
         """The computer players' process this node holds while it runs (from its first decision)."""
         self._deciding: tuple[int, trio.CancelScope] | None = None
@@ -372,7 +368,7 @@ class Node:
             self._emit(BotError(self.seat, f"the computer player chose {text!r}: {exc}"))
 
     async def _choose(self, chooser: Chooser, view: View) -> str:
-        if isinstance(chooser, ComputerChooser) and self.think_apart:
+        if isinstance(chooser, ComputerChooser):
             if self.thinker is None:
                 self.thinker = shared()
                 self.thinker.hold()

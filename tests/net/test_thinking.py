@@ -8,6 +8,7 @@ import io
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -290,3 +291,34 @@ async def test_a_worker_that_keeps_dying_is_the_players_failure_and_none_at_all_
             nursery.cancel_scope.cancel()
     mesh.check_agreement()
     assert mesh.of(1, Thinking) and not mesh.of(1, BotError) and worker.process is None
+
+
+async def test_the_hosts_waiting_line_says_a_computer_player_is_thinking_until_it_fails() -> None:
+    ids = identities(2, tag=37)
+    g = genesis_for(ids, "durak", dealer="seeded", seed=3, series_hands=1)
+    mesh = await make_mesh(g, ids)
+    own, computer = mesh.nodes
+    rules = g.rules()
+    quick = computer_chooser(rules, "easy", seed=1)
+
+    def slow(view: View) -> str:  # a computer player that takes a while over every move
+        time.sleep(0.2)
+        return quick(view)
+
+    computer.chooser = slow
+    game = LanGame(own, Out(False, PromptConsole(file=io.StringIO())), lines=None, auto="easy", computers=[1])
+    own.on_event = game.on_event
+    computer.on_event = game.on_computer_event
+    said: list[str] = []
+    with trio.fail_after(GUARD):
+        async with trio.open_nursery() as nursery:
+            for node in mesh.nodes:
+                nursery.start_soon(node.run)
+            while not said:
+                if list(own.table.waiting_for) == [1] and game.thinking.get(1) == own.table.chain.step:
+                    said.append(game.waiting_text())
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    assert said == ["p1 is thinking"]
+    game.on_computer_event(BotError(1, "the computer player failed: it broke"))
+    assert 1 not in game.thinking

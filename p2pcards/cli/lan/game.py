@@ -237,6 +237,7 @@ class LanGame:
             if self.turn is None and not self.done.is_set():
                 self.screen.render(event)
         elif isinstance(event, BotError):
+            self.thinking.pop(event.seat, None)  # it stopped: the table waits for it, as for anyone
             self.screen.render(event)
 
     def _view(self) -> View | None:
