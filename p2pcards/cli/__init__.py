@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from p2pcards import __version__
-from p2pcards.cli.common import UsageError
+from p2pcards.cli.common import UsageError, think_time
 
 EXIT_INTERRUPTED = 130
 EXIT_CLOSED_OUTPUT = 141
@@ -78,6 +78,8 @@ def resume_any(args: argparse.Namespace) -> int:
 
     if args.auto is not None:
         play.check_level(args.auto, "--auto")
+    if args.think is not None:
+        think_time(args.think, 0)  # a bad --think is named before anything is opened
     if args.game_id is not None:
         game_id = games.pick(args.game_id)
         try:
@@ -85,7 +87,7 @@ def resume_any(args: argparse.Namespace) -> int:
         except store.StoreError as exc:
             raise UsageError(str(exc)) from exc
         if offline is not None:
-            return play.resume(offline, auto=args.auto, json_mode=args.json)
+            return play.resume(offline, auto=args.auto, json_mode=args.json, think=args.think)
         return lan_resume.run(args)
     network = {r.game_id for r, _ in lan_records.lan_games() if not r.finished}
     offered = [s for s in games.all_saved()

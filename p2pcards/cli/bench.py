@@ -12,6 +12,7 @@ SUITES = {
     "deal": "p2pcards.bench.deal",
     "table": "p2pcards.bench.table",
     "net": "p2pcards.bench.net",
+    "think": "p2pcards.bench.think",
 }
 
 
@@ -22,7 +23,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("suite", metavar="WHAT", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--seconds", type=float, default=3.0, help="time per case for `engine` (default 3)")
-    p.add_argument("--repeat", type=int, default=3, help="runs per case of `deal` and `table` (default 3)")
+    p.add_argument("--repeat", type=int, default=3,
+                   help="runs per case of `deal`, `table` and `think` (default 3)")
     p.set_defaults(run=run)
 
 

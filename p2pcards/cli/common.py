@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from p2pcards import games
+from p2pcards.ai.budget import parse_think
 
 
 class UsageError(Exception):
@@ -56,3 +57,14 @@ def load_rules(game: str, options: dict[str, Any]) -> games.Rules:
 def print_json(obj: Any) -> None:
     json.dump(obj, sys.stdout, sort_keys=True)
     sys.stdout.write("\n")
+
+
+def think_time(text: str | None, kept: int) -> int:
+    """The think time of the computer players of a resumed game: ``--think`` if given, else the one
+    the game was played with (``UsageError`` for a ``--think`` that is not a think time)."""
+    if text is None:
+        return kept
+    try:
+        return parse_think(text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None

@@ -8,7 +8,8 @@ An offline game (``p2pcards play``) keeps, in its game directory::
     secrets        every seat's secrets: the player's under their labels, seat N's under "seat N/"
     offline.json   owner-only: {"version": 1, "genesis": hex, "keys": [hex, ...] (every seat's
                    identity seed), "viewpoint": seat, "human": seat | null, "levels": {seat: level},
-                   "seed": S | null, "auto": level | null, "finished": bool}
+                   "seed": S | null, "auto": level | null, "finished": bool, "think_ms": ms (the
+                   computer players' think time, ``play --think``; 1000 in a record kept without it)}
 
 A LAN game keeps ``lan.json`` instead (``p2pcards.cli.lan.record``).  ``resume`` looks at which one
 a game has: an offline game is continued here, a LAN game by ``p2pcards.cli.lan.resume``.
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from p2pcards import store, wire
+from p2pcards.ai.budget import DEFAULT_THINK_MS, MAX_THINK_MS, default_think
 from p2pcards.cli.common import UsageError, print_json
 from p2pcards.store import journal as journal_file
 from p2pcards.store import paths
@@ -54,6 +56,8 @@ class OfflineRecord:
     seed: int | None = None
     auto: str | None = None
     finished: bool = False
+    think_ms: int = DEFAULT_THINK_MS
+    """The computer players' think time the game was played with (what ``resume`` gives them)."""
 
     @property
     def game_id(self) -> bytes:
@@ -63,13 +67,13 @@ class OfflineRecord:
     def of(cls, room: LocalRoom, auto: str | None = None) -> OfflineRecord:
         levels = {s: lvl for s in range(room.n) if (lvl := room.level_of(s)) is not None}
         return cls(room.genesis, tuple(k.private_bytes_raw() for k in room.keys), room.viewpoint, room.human,
-                   levels, room.seed, auto)
+                   levels, room.seed, auto, think_ms=default_think())
 
     def to_json(self) -> dict[str, Any]:
         return {"version": FORMAT_VERSION, "genesis": self.genesis.encode().hex(),
                 "keys": [k.hex() for k in self.keys], "viewpoint": self.viewpoint, "human": self.human,
                 "levels": {str(s): lvl for s, lvl in sorted(self.levels.items())}, "seed": self.seed,
-                "auto": self.auto, "finished": self.finished}
+                "auto": self.auto, "finished": self.finished, "think_ms": self.think_ms}
 
     @classmethod
     def from_json(cls, doc: Any) -> OfflineRecord:
@@ -83,7 +87,8 @@ class OfflineRecord:
             record = cls(genesis, keys, int(doc["viewpoint"]), human,
                          {int(s): str(lvl) for s, lvl in doc["levels"].items()},
                          None if doc.get("seed") is None else int(doc["seed"]),
-                         None if doc.get("auto") is None else str(doc["auto"]), bool(doc.get("finished")))
+                         None if doc.get("auto") is None else str(doc["auto"]), bool(doc.get("finished")),
+                         think_ms=int(doc.get("think_ms", DEFAULT_THINK_MS)))
         except (KeyError, TypeError, ValueError, AttributeError, GenesisError) as exc:
             raise ValueError(f"a field is missing or malformed ({exc})") from exc
         n = len(genesis.seats)
@@ -91,6 +96,8 @@ class OfflineRecord:
             raise ValueError("it does not hold one 32-byte key per seat")
         if not 0 <= record.viewpoint < n or (record.human is not None and not 0 <= record.human < n):
             raise ValueError("its seats do not fit the game")
+        if not 1 <= record.think_ms <= MAX_THINK_MS:
+            raise ValueError(f"its think time of {record.think_ms} ms is out of range")
         for seat, key in enumerate(keys):
             if wire.public_bytes(wire.key_from_seed(key)) != genesis.seats[seat].key:
                 raise ValueError(f"the key kept for seat {seat} is not the one that signed the table")

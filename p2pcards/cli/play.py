@@ -30,7 +30,7 @@ from p2pcards import games, store
 from p2pcards.ai.base import LEVELS
 from p2pcards.ai.budget import parse_think, set_default_think
 from p2pcards.cli import games as saved_games
-from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules
+from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules, think_time
 from p2pcards.cli.pager import page
 from p2pcards.cli.rules import rules_page, rules_text
 from p2pcards.cli.screen import menu, questions, words
@@ -139,8 +139,12 @@ def run(args: argparse.Namespace) -> int:
     return play_room(room, json_mode=args.json)
 
 
-def resume(record: saved_games.OfflineRecord, *, auto: str | None, json_mode: bool) -> int:
-    """``p2pcards resume`` of an offline game: every seat restored from the journal, then play on."""
+def resume(
+    record: saved_games.OfflineRecord, *, auto: str | None, json_mode: bool, think: str | None = None
+) -> int:
+    """``p2pcards resume`` of an offline game: every seat restored from the journal, then play on, the
+    computer players thinking for ``think`` seconds (``--think``), or as long as when it was started."""
+    set_default_think(think_time(think, record.think_ms))
     game_id = record.game_id.hex()
     if record.finished:
         if json_mode:

@@ -507,6 +507,20 @@ class Match(ABC):
 # --------------------------------------------------------------------------- hand states
 
 
+class _DigestCache(tuple[int, Any]):
+    """``(events hashed, hasher)``: what ``HandState.digest`` extends.  A hasher cannot be pickled, so
+    a pickled state (a view sent to a computer player's process) carries no cache and rebuilds it."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _no_digest_cache, ()
+
+
+def _no_digest_cache() -> None:
+    return None
+
+
 class HandState(ABC):
     """One hand of a game on one replica.  See the module docstring for the protocol."""
 
@@ -689,7 +703,7 @@ class HandState(ABC):
         hasher = hasher.copy()
         for event in public[count:]:
             hasher.update(canonical(event))
-        self.__dict__["_digest_cache"] = (len(public), hasher.copy())
+        self.__dict__["_digest_cache"] = _DigestCache((len(public), hasher.copy()))
         return hasher.digest()
 
     def record(self) -> HandRecord:

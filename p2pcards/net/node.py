@@ -18,9 +18,11 @@ The ``Table`` is sans-IO and does all the protocol work; the node only moves byt
 - **Time.**  ``table.tick(now_ms)`` every 250 ms from trio's clock; the table decides on retries,
   catch-up requests and void votes by itself.  Frames lost while a link was down are therefore
   recovered by the table's own retry within about a second of the link coming back.
-- **Computer seats.**  A node given a chooser answers its ``YourTurn`` events itself; the choice is
-  made in a worker thread (a hard AI may think for a while) and applied only if the table is still
-  waiting for that very move.
+- **Computer seats.**  A node given a chooser answers its ``YourTurn`` events itself and says so
+  (``Thinking``).  A ``ComputerChooser`` (what ``computer_chooser`` makes) thinks in the computer
+  players' own process (``net.thinking``), so a Hard search never competes with this thread's table
+  work; any other chooser runs in a worker thread.  The choice is applied only if the table is still
+  waiting for that very move, and a decision whose turn is no longer current is abandoned.
 """
 
 from __future__ import annotations
@@ -28,15 +30,17 @@ from __future__ import annotations
 import collections
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, cast
+from typing import Final, Protocol, cast
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pcards.ai.budget import default_think
 from p2pcards.games import ActionError, Rules, View
 from p2pcards.net.gate import Gate
 from p2pcards.net.handshake import Handshake, HandshakeError, Hello
 from p2pcards.net.link import DEFAULT_PORT, Address, Link, LinkError, accept, dial, listen, open_listener
+from p2pcards.net.thinking import ComputerSpec, Thinker, ThinkerError, ThinkerGone, ThinkerUnavailable, shared
 from p2pcards.store.effects import carry_out
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
@@ -85,6 +89,14 @@ class PeerDown:
 
 
 @dataclass(frozen=True)
+class Thinking:
+    """The computer player of ``seat`` began to choose the move of ``step``."""
+
+    seat: int
+    step: int
+
+
+@dataclass(frozen=True)
 class BotError:
     """A computer seat's chooser failed or chose an illegal move (the table is left waiting, and its
     timeout applies as for a silent human)."""
@@ -93,26 +105,39 @@ class BotError:
     message: str
 
 
-NodeEvent = out.Event | PeerUp | PeerDown | BotError
+NodeEvent = out.Event | PeerUp | PeerDown | Thinking | BotError
 OnEvent = Callable[[NodeEvent], None]
 
 
-def computer_chooser(rules: Rules, level: str = "normal", seed: int = 0) -> Chooser:
-    """The policy of a computer seat: the AI of ``level``, or uniform random play if that level
-    cannot be loaded (an AI module missing or broken must not stop a game)."""
-    try:
-        from p2pcards.ai import player
+class ComputerChooser:
+    """The policy of a computer seat, made from its ``spec``: a ``Node`` hands its decisions to the
+    computer players' process, where the player is made from the spec and kept between decisions.
+    Called directly, it chooses in this process (its own player, made at the first call)."""
 
-        chosen: Any = player(rules, level, seed)
-    except Exception:
-        from p2pcards.ai.base import RandomPlayer
+    _keys = 0
 
-        chosen = RandomPlayer(rules, seed)
+    def __init__(self, spec: ComputerSpec) -> None:
+        ComputerChooser._keys += 1
+        self.key = ComputerChooser._keys
+        """This player's name in the worker (unique in the process)."""
+        self.spec = spec
+        self._here: Chooser | None = None
 
-    def choose(view: View) -> str:
-        return rules.action_text(chosen.choose(view))
+    def __call__(self, view: View) -> str:
+        if self._here is None:
+            self._here = self.spec.make()
+        return self._here(view)
 
-    return choose
+
+def computer_chooser(
+    rules: Rules, level: str = "normal", seed: int = 0, think_ms: int | None = None
+) -> ComputerChooser:
+    """The policy of a computer seat: the AI of ``level`` (Hard thinking ``think_ms``, the process's
+    think time when None), or uniform random play if that level cannot be loaded (an AI module
+    missing or broken must not stop a game)."""
+    spec = ComputerSpec(rules.name, tuple(rules.options), level, seed,
+                        default_think() if think_ms is None else think_ms)
+    return ComputerChooser(spec)
 
 
 class Node:
@@ -171,6 +196,10 @@ class Node:
         self._held: dict[int, collections.deque[bytes]] = {}
         self._held_bytes: dict[int, int] = {}
         self._t0 = 0.0
+        self.thinker: Thinker | None = None
+        """The computer players' process this node holds while it runs (from its first decision)."""
+        self._deciding: tuple[int, trio.CancelScope] | None = None
+        """The step this computer seat is choosing a move for, and the scope to abandon it by."""
 
     # ------------------------------------------------------------------ running
 
@@ -210,6 +239,9 @@ class Node:
                 task_status.started()
         finally:
             self._nursery = None
+            if self.thinker is not None:
+                thinker, self.thinker = self.thinker, None
+                await thinker.release()
             for link in list(self.links.values()):
                 link.close("the node stopped")
             if self.listener is not None:
@@ -257,10 +289,26 @@ class Node:
             if isinstance(event, out.StateChanged):
                 self._record("applied", event.step)
             elif isinstance(event, out.YourTurn) and self.chooser is not None and self._nursery is not None:
-                self._nursery.start_soon(self._bot_turn, event, self.table.chain.step)
+                step = self.table.chain.step
+                if self._deciding is None or self._deciding[0] != step:
+                    self._abandon_decision()
+                    scope = trio.CancelScope()
+                    self._deciding = (step, scope)
+                    self._nursery.start_soon(self._bot_turn, event, step, scope)
             self._emit(event)
+        if self._deciding is not None and not self._still_awaited(self._deciding[0]):
+            self._abandon_decision()  # a void vote, a restore, the end: nobody waits for this move
         if self.table.over or self.table.stopped is not None:
             self.finished.set()
+
+    def _still_awaited(self, step: int) -> bool:
+        table = self.table
+        return table.chain.step == step and not table.over and table.stopped is None
+
+    def _abandon_decision(self) -> None:
+        if self._deciding is not None:
+            self._deciding[1].cancel()
+            self._deciding = None
 
     def _send(self, payload: bytes, to: int | None) -> None:
         for seat in range(len(self.keys)) if to is None else (to,):
@@ -296,21 +344,42 @@ class Node:
             await trio.sleep(self.tick_ms / 1000)
             self._carry(self.table.tick(self.now_ms()))
 
-    async def _bot_turn(self, turn: out.YourTurn, step: int) -> None:
-        assert self.chooser is not None
+    async def _bot_turn(self, turn: out.YourTurn, step: int, scope: trio.CancelScope) -> None:
         chooser = self.chooser
+        if chooser is None:
+            return
+        self._emit(Thinking(self.seat, step))
+        text: str | None = None
         try:
-            text = await trio.to_thread.run_sync(chooser, turn.view, abandon_on_cancel=True)
+            with scope:
+                text = await self._choose(chooser, turn.view)
+        except ThinkerError as exc:
+            self._emit(BotError(self.seat, f"the computer player failed: {exc}"))
         except Exception as exc:
             self._emit(BotError(self.seat, f"the computer player failed: {type(exc).__name__}: {exc}"))
-            return
-        table = self.table
-        if table.chain.step != step or table.over or table.stopped is not None:
-            return  # the table moved on meanwhile (a void vote, a restore): this choice is stale
+        finally:
+            if self._deciding is not None and self._deciding[1] is scope:
+                self._deciding = None
+        if text is None or not self._still_awaited(step):
+            return  # abandoned, failed, or the table moved on meanwhile: this choice is stale
         try:
             await self.act(text)
         except ActionError as exc:
             self._emit(BotError(self.seat, f"the computer player chose {text!r}: {exc}"))
+
+    async def _choose(self, chooser: Chooser, view: View) -> str:
+        if isinstance(chooser, ComputerChooser):
+            if self.thinker is None:
+                self.thinker = shared()
+                self.thinker.hold()
+            try:
+                try:
+                    return await self.thinker.choose(chooser.key, chooser.spec, view)
+                except ThinkerGone:  # once more, in a new worker; a second death is the player's failure
+                    return await self.thinker.choose(chooser.key, chooser.spec, view)
+            except ThinkerUnavailable:
+                pass  # no process to be had: think here rather than not at all
+        return await trio.to_thread.run_sync(chooser, view, abandon_on_cancel=True)
 
     # ------------------------------------------------------------------ links
 
@@ -409,11 +478,13 @@ __all__ = [
     "Address",
     "BotError",
     "Chooser",
+    "ComputerChooser",
     "GameEffects",
     "Node",
     "NodeEvent",
     "PeerDown",
     "PeerUp",
+    "Thinking",
     "computer_chooser",
     "listen",
     "open_listener",

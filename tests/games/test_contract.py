@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
@@ -150,3 +151,19 @@ def test_every_error_names_a_rule_of_the_rulebook(game: str, options: dict[str, 
         bad = type(record)(record.game, record.options, record.setup, record.deck, wrong)
         verdict = end.rules.audit(bad)
         assert not verdict.ok and verdict.rule in end.rules.rule_codes
+
+
+@pytest.mark.parametrize(("game", "options"), TABLES)
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS)
+def test_every_view_survives_pickling_digested_or_not(game: str, options: dict[str, Any], seed: int) -> None:
+    """A view is sent to the computer players' process as a pickle: it arrives with the same
+    questions answered, and its state, digested before or not, digests the same."""
+    for state in _all_states(game, options, seed)[::8]:
+        for seat in sorted({0, state.to_act if state.to_act >= 0 else 0}):
+            view = state.view(seat)
+            view._masked.digest()  # a digested state holds a hasher, which cannot be pickled itself
+            copy = pickle.loads(pickle.dumps(view))
+            assert copy.legal_actions == view.legal_actions and copy.hand == view.hand
+            assert copy.unknown_positions == view.unknown_positions and copy.phase == view.phase
+            assert copy._masked.digest() == view._masked.digest()

@@ -24,7 +24,7 @@ from p2pcards.cli.screen.helptext import help_text
 from p2pcards.cli.screen.output import Terminal
 from p2pcards.cli.screen.screen import GameScreen, renders
 from p2pcards.games import ActionError, View
-from p2pcards.net.node import BotError, Node, NodeEvent, PeerDown, PeerUp
+from p2pcards.net.node import BotError, Node, NodeEvent, PeerDown, PeerUp, Thinking
 from p2pcards.store import paths as store_paths
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
@@ -126,6 +126,8 @@ class LanGame:
         self.connected: set[int] = set()
         self.dropped: set[int] = set()
         """Seats whose link went down and has not come back."""
+        self.thinking: dict[int, int] = {}
+        """Per computer seat of this process, the step whose move it was last choosing."""
         self._step_since = (-1, 0.0)
         self._clock_said: set[tuple[int, int]] = set()
         """(step, seconds left) of every move-clock warning said on this seat's own turn."""
@@ -222,13 +224,20 @@ class LanGame:
         if isinstance(event, out.YourTurn):
             self._your_turn(event)
             return
+        if isinstance(event, Thinking):
+            return  # this seat's own computer player (--auto): its turn said so already
         if isinstance(event, out.MatchOver | out.Fault):
             self.turn = None
         self.screen.render(event)
 
     def on_computer_event(self, event: NodeEvent) -> None:
-        """What the host's computer seats report: only their failures matter to the host."""
-        if isinstance(event, BotError):
+        """What the host's computer seats report: that one is thinking, and their failures."""
+        if isinstance(event, Thinking):
+            self.thinking[event.seat] = event.step
+            if self.turn is None and not self.done.is_set():
+                self.screen.render(event)
+        elif isinstance(event, BotError):
+            self.thinking.pop(event.seat, None)  # it stopped: the table waits for it, as for anyone
             self.screen.render(event)
 
     def _view(self) -> View | None:
@@ -470,6 +479,10 @@ class LanGame:
         missing = [s for s in self.table.waiting_for if s != self.me]
         if not missing:
             return "the table is working"
+        step = self.table.chain.step
+        if all(self.thinking.get(s) == step for s in missing):
+            names = [self.names[s] for s in missing]
+            return f"{words.join(names)} {'is' if len(names) == 1 else 'are'} thinking"
         names = [self.names[s] + (" (disconnected)" if s in self.dropped else "") for s in missing]
         return "waiting for " + words.join(names)
 
@@ -617,6 +630,12 @@ def _peer(screen: GameScreen, event: PeerUp | PeerDown) -> None:
     screen.say(Text(f"Lost the connection to {name} ({event.reason}). If {name}'s program is still running "
                     f"it reconnects; if nothing comes from {name}'s laptop for {gone} while the game waits "
                     f"for them, {then}.", style="yellow"))
+
+
+@renders(Thinking)
+def _thinking(screen: GameScreen, event: Thinking) -> None:
+    name = screen.names[event.seat]
+    screen.activity(f"{name} {words.verb(name, 'is')} thinking…")
 
 
 @renders(BotError)

@@ -22,7 +22,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from p2pcards import games
-from p2pcards.ai.budget import parse_think, set_default_think
+from p2pcards.ai.budget import default_think, parse_think, set_default_think
 from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan import record as records
@@ -269,7 +269,7 @@ async def _play(
         role="host", genesis=genesis, seat=0, bind=config.bind, port=0,
         dial={s: a for s, a in own.addresses.items() if s not in {n.seat for n in computers}},
         computers={n.seat: records.Computer(n.identity.private_bytes_raw(), config.bots) for n in computers},
-        auto=config.auto,
+        auto=config.auto, think_ms=default_think(),
     )
     try:
         records.save(record)

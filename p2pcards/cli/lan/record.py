@@ -7,7 +7,9 @@
                                                  announced, which the others dial again)
      "dial": {seat: [host, port]},               the seats this process dials
      "computers": {seat: {"key": hex, "level": L}},   a host's computer players
-     "auto": level | null, "finished": bool}
+     "auto": level | null, "finished": bool,
+     "think_ms": ms}                             the computer players' think time (``host --think``;
+                                                 1000 in a record kept without it)
 
 A host's computer players keep their journals and secrets under ``<game dir>/computers/seat-N/``:
 they are peers like any other, and a host restarted from its journal needs them back as they were.
@@ -22,6 +24,7 @@ from typing import Any, Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pcards.ai.budget import DEFAULT_THINK_MS, MAX_THINK_MS
 from p2pcards.net.node import Address
 from p2pcards.store import GameStore, StoreError, saved_games
 from p2pcards.store import paths as store_paths
@@ -57,6 +60,8 @@ class SeatRecord:
     computers: dict[int, Computer] = field(default_factory=dict)
     auto: str | None = None
     finished: bool = False
+    think_ms: int = DEFAULT_THINK_MS
+    """The computer players' think time the game was played with (what ``resume`` gives them)."""
 
     @property
     def game_id(self) -> bytes:
@@ -76,6 +81,7 @@ class SeatRecord:
             },
             "auto": self.auto,
             "finished": self.finished,
+            "think_ms": self.think_ms,
         }
 
     @classmethod
@@ -100,6 +106,7 @@ class SeatRecord:
                 computers=computers,
                 auto=None if doc.get("auto") is None else str(doc["auto"]),
                 finished=bool(doc.get("finished", False)),
+                think_ms=int(doc.get("think_ms", DEFAULT_THINK_MS)),
             )
         except (KeyError, TypeError, AttributeError, IndexError, GenesisError) as exc:
             raise ValueError(f"a field is missing or malformed ({exc})") from exc
@@ -110,6 +117,8 @@ class SeatRecord:
             raise ValueError("it names a seat the game does not have")
         if any(len(c.key) != 32 for c in record.computers.values()):
             raise ValueError("a computer player's key is not 32 bytes")
+        if not 1 <= record.think_ms <= MAX_THINK_MS:
+            raise ValueError(f"its think time of {record.think_ms} ms is out of range")
         return record
 
 

@@ -16,7 +16,8 @@ import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from rich.text import Text
 
-from p2pcards.cli.common import UsageError
+from p2pcards.ai.budget import set_default_think
+from p2pcards.cli.common import UsageError, think_time
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan import record as records
 from p2pcards.cli.lan.game import LanGame
@@ -42,6 +43,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="the game's id as printed at the table (its first 6 hex digits or more)")
     p.add_argument("--auto", default=None, metavar="LEVEL",
                    help="let a computer player of LEVEL play your seat (default: as the seat was played)")
+    p.add_argument("--think", default=None, metavar="SECONDS",
+                   help="how long a Hard computer player thinks at most per decision (default: as long as "
+                        "when the game was started)")
     p.add_argument("--json", action="store_true",
                    help="print events as JSON lines; moves are read as lines from standard input")
     p.set_defaults(run=run)
@@ -50,6 +54,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run(args: argparse.Namespace) -> int:
     auto = None if args.auto is None else opt.level(args.auto, "--auto")
     record = pick(args.game_id)
+    set_default_think(think_time(args.think, record.think_ms))
     out = Out(args.json)
     return run_trio(lambda context: resume(record, auto or record.auto, context), out)
 

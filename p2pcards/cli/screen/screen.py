@@ -197,6 +197,11 @@ class GameScreen:
         self._activity = text
         self._refresh()
 
+    @property
+    def activity_text(self) -> str:
+        """What the spinner line says the table is doing (shown at a terminal only)."""
+        return self._activity
+
     def _refresh(self) -> None:
         if not self.term.interactive:
             return
