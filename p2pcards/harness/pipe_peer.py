@@ -47,7 +47,6 @@ class PipePeer:
         self._make_table = make_table
         self.table: Table | None = None
         self._decoders: dict[int, FrameDecoder] = {}
-        self._legal: list[str] = []
 
     # ------------------------------------------------------------------ answers
 
@@ -179,7 +178,8 @@ def _text(r: dict[str, Any], key: str) -> str:
 
 
 def serve(stdin: BinaryIO, stdout: BinaryIO, make_table: MakeTable = Table) -> int:
-    """Answer the harness until it says ``stop`` or closes the pipe; 0, or 2 on a broken pipe record."""
+    """Answer the harness until it says ``stop`` or closes the pipe (then 0); ``PipeError`` on a record
+    that breaks the pipe's rules."""
     peer = PipePeer(stdout, make_table)
     while True:
         record = read_record(stdin)
