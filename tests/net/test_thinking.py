@@ -4,6 +4,7 @@ and drops a decision nobody waits for."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import subprocess
@@ -322,3 +323,39 @@ async def test_the_hosts_waiting_line_says_a_computer_player_is_thinking_until_i
     assert said == ["p1 is thinking"]
     game.on_computer_event(BotError(1, "the computer player failed: it broke"))
     assert 1 not in game.thinking
+
+
+async def test_a_joiners_waiting_line_says_a_computer_player_on_another_laptop_is_thinking() -> None:
+    """Seat 1 is a computer player on seat 2's laptop: seat 0's screen cannot see its search, but the
+    genesis says it is a computer, so a move it owes is it thinking, not someone to wait for."""
+    ids = identities(3, tag=38)
+    g = dataclasses.replace(
+        genesis_for(ids, "durak", dealer="seeded", seed=3, series_hands=1), computers=((1, 2),)
+    )
+    mesh = await make_mesh(g, ids)
+    own, computer, runner = mesh.nodes
+    rules = g.rules()
+    quick = computer_chooser(rules, "easy", seed=1)
+
+    def slow(view: View) -> str:
+        time.sleep(0.2)
+        return quick(view)
+
+    computer.chooser = slow
+    runner.chooser = computer_chooser(rules, "easy", seed=2)
+    game = LanGame(own, Out(False, PromptConsole(file=io.StringIO())), lines=None, auto="easy")
+    own.on_event = game.on_event
+    said: set[str] = set()
+    with trio.fail_after(GUARD):
+        async with trio.open_nursery() as nursery:
+            for node in mesh.nodes:
+                nursery.start_soon(node.run)
+            while "p1 is thinking" not in said:
+                att = own.table.attempt
+                if list(own.table.waiting_for) == [1] and att is not None and att.expect is not None:
+                    said.add(f"{att.expect.kind}: {game.waiting_text()}")
+                    said.add(game.waiting_text())
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    assert "action: p1 is thinking" in said
+    assert not any(s.startswith("action: waiting") for s in said)

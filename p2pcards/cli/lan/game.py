@@ -480,11 +480,24 @@ class LanGame:
         if not missing:
             return "the table is working"
         step = self.table.chain.step
-        if all(self.thinking.get(s) == step for s in missing):
+        if all(self.thinking.get(s) == step or self._remote_computer_moving(s) for s in missing):
             names = [self.names[s] for s in missing]
             return f"{words.join(names)} {'is' if len(names) == 1 else 'are'} thinking"
         names = [self.names[s] + (" (disconnected)" if s in self.dropped else "") for s in missing]
         return "waiting for " + words.join(names)
+
+    def _remote_computer_moving(self, seat: int) -> bool:
+        """A computer player on another laptop, connected, whose move the table waits for: it thinks
+        (this laptop cannot see its search, but nothing else can hold it up)."""
+        att = self.table.attempt
+        exp = att.expect if att is not None else None
+        return (
+            exp is not None
+            and exp.kind == "action"
+            and seat not in self.computers
+            and seat not in self.dropped
+            and self.genesis.runner_of(seat) not in (None, self.me)
+        )
 
     async def _clock(self) -> None:
         while True:
