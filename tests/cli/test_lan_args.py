@@ -44,6 +44,7 @@ BAD = [
     (["host", "durak", "-o", "colour=blue"], "durak"),
     (["host", "durak", "--bots", "genius"], "--bots must be one of easy, normal, hard, random"),
     (["host", "durak", "--think", "-2"], "--think '-2': the think time must be a positive number"),
+    (["join", "127.0.0.1:1", "--think", "0"], "--think '0': the think time must be a positive number"),
     (["host", "durak", "--auto", "genius"], "--auto must be one of"),
     (["host", "durak", "--code", "ab"], "--code must have 4 to 32"),
     (["host", "durak", "--port", "70000"], "--port must be a TCP port"),

@@ -26,6 +26,7 @@ import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from rich.text import Text
 
+from p2pcards.ai.budget import default_think, parse_think, set_default_think
 from p2pcards.cli.common import UsageError
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan.finding import DEALER_WORDS, find_table
@@ -83,6 +84,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help=f"seconds to look for the table on the network (default {DISCOVERY_TIMEOUT:g})")
     p.add_argument("--auto", default=None, metavar="LEVEL",
                    help="let a computer player of LEVEL play your seat (nothing is read from the keyboard)")
+    p.add_argument("--think", default="1", metavar="SECONDS",
+                   help="with --auto hard: how long it thinks at most per decision (default 1)")
     p.add_argument("--json", action="store_true",
                    help="print events as JSON lines; moves are read as lines from standard input")
     p.add_argument("--allow-short-timeout", action="store_true",
@@ -142,6 +145,10 @@ class Target:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        set_default_think(parse_think(args.think))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     config = JoinConfig.from_args(args)
     out = Out(args.json)
     return run_trio(lambda context: join_table(config, context), out)
@@ -212,7 +219,7 @@ async def _play(
         await listener.aclose()
         raise LanError(str(exc)) from exc
     record = records.SeatRecord(role="join", genesis=genesis, seat=invitation.seat, bind=bind, port=port,
-                                dial=dict(invitation.dial), auto=config.auto)
+                                dial=dict(invitation.dial), auto=config.auto, think_ms=default_think())
     try:
         records.save(record)
     except (OSError, StoreError) as exc:
