@@ -107,7 +107,8 @@ CASES: tuple[Case, ...] = (
     _honest("1.1.3", "Durak, three seats, the seeded dealer", dealer="seeded"),
     _honest("1.2.1", "Spades, four seats", game="spades", peers=4, under=(2,)),
     _honest("1.3.1", "Azi, three seats", game="azi", peers=3),
-    _honest("1.3.2", "Azi, four seats, the program in the last seat", game="azi", peers=4, under=(3,)),
+    _honest("1.3.2", "Azi, four seats, the program in the last seat", game="azi", peers=4, under=(3,),
+            dealer="seeded"),
     _honest("1.4.1", "Durak, two of the three seats run by the program", under=(0, 2)),
     # 2 The program's own moves.
     Case("2.1.1", "an illegal move is demanded at every turn",
@@ -120,13 +121,14 @@ CASES: tuple[Case, ...] = (
     # 3 The network.
     _honest("3.1.1", "frames dropped and duplicated", faults="drop,duplicate"),
     _honest("3.1.2", "frames delayed and reordered", game="spades", peers=4, faults="delay,reorder"),
-    _honest("3.1.3", "the table splits in two for a while", game="azi", peers=4, faults="partition"),
+    _honest("3.1.3", "the table splits in two for a while", game="azi", peers=4, faults="partition",
+            dealer="seeded"),
     Case("3.2.1", "the program is killed and started again from its journal",
          "come back from its journal and secrets, say nothing different for a step it spoke at, and "
          "finish in agreement", faults="crash", crash_seat=0, options=(("series_hands", 3),)),
     Case("3.2.2", "another seat is killed and started again from its journal",
          "answer its catch-up request and finish in agreement", faults="crash", crash_seat=1,
-         options=(("series_hands", 3),)),
+         options=(("series_hands", 3),), dealer="seeded"),
     Case("3.3.1", "another seat leaves for good",
          "vote the silent seat out with the majority and play on without it", faults="leave",
          options=(("series_hands", 3),), dealer="seeded"),
