@@ -15,7 +15,7 @@ from p2pcards.ai.durak import PLAYERS, EasyPlayer, HardPlayer, NormalPlayer
 from p2pcards.ai.durak.hard import Effort
 from p2pcards.games import CHANCE, TERMINAL, IllegalAction, load
 from p2pcards.games.cards import parse_card
-from p2pcards.games.durak import DurakState
+from p2pcards.games.durak import DurakState, DurakView
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
 
@@ -348,3 +348,49 @@ def test_a_different_hidden_deal_with_the_same_view_never_changes_a_decision(sto
     for make in (lambda: EasyPlayer(rules, 3), lambda: NormalPlayer(rules, 3),
                  lambda: HardPlayer(rules, 3, QUICK, QUICK_UNITS), lambda: HardPlayer(rules, 3)):
         assert make().choose(v1) == make().choose(v2)
+
+
+# --------------------------------------------------------------------------- the playouts, the budget
+
+
+def test_the_playouts_keep_a_high_trump_back_while_the_talon_is_thick():
+    """The playout policy plays Normal's habits on the full deal: against one cheap plain card with
+    only a high trump to beat it and a thick talon, the defender takes (the first policy spent the
+    trump), and a lead prefers a rank held twice."""
+    from p2pcards.ai.durak.hard import club_policy, policy
+
+    state, deck = deal(["7C 8D TD QH KC 9S", "JS 6H 9H 6D 6C TH"], "6S")  # 9S shown: seat 0 leads
+    play(state, deck, "attack 7C")
+    assert state.rules.action_text(club_policy(state)) == "take"
+    assert state.rules.action_text(policy(state)) == "beat 7C JS"
+    state, deck = deal(["7C 8D 8H QH KC 9S", "JS 6H 9H 6D 6C TH"], "6S")
+    assert state.rules.action_text(club_policy(state)) == "attack 8D"  # a pair first: 8H can follow
+    assert state.rules.action_text(policy(state)) == "attack 7C"
+
+
+def test_a_large_budget_starts_the_search_earlier():
+    """Below ``early_units`` Hard plays Normal's move while more than 8 cards are in the talon; from
+    it on, it searches from 14 cards: a decision with 9 to 14 cards to draw spends units only then."""
+    rules = load("durak", players=2)
+    quick = Effort(leaf_nodes=100, early_units=20_000)
+    small = HardPlayer(rules, 1, effort=quick, budget=10_000)
+    large = HardPlayer(rules, 1, effort=quick, budget=20_000)
+    assert (small.search_talon, large.search_talon) == (8, 14)
+    normals = [NormalPlayer(rules, 0), NormalPlayer(rules, 1)]
+    for seed in range(20):
+        deck = list(rules.deck)
+        Rng(f"early/{seed}").shuffle(deck)
+        state = rules.new_hand({"dealer": seed % 2})
+        while state.to_act != TERMINAL:
+            if state.to_act == CHANCE:
+                fulfil_from(state, deck)
+                continue
+            view = state.view(state.to_act)
+            assert isinstance(view, DurakView)
+            if 8 < view.talon_size <= 14 and len(view.legal_actions) > 1 and view.phase != "show":
+                assert small.choose(view) == NormalPlayer(rules, 0).choose(view)
+                assert small.work.spent == 0
+                assert large.choose(view) in view.legal_actions and large.work.spent > 0
+                return
+            state.apply(normals[state.to_act].choose(view))
+    pytest.fail("no decision with 9 to 14 cards in the talon")
