@@ -357,15 +357,13 @@ def test_the_playouts_keep_a_high_trump_back_while_the_talon_is_thick():
     """The playout policy plays Normal's habits on the full deal: against one cheap plain card with
     only a high trump to beat it and a thick talon, the defender takes (the first policy spent the
     trump), and a lead prefers a rank held twice."""
-    from p2pcards.ai.durak.hard import club_policy, policy
+    from p2pcards.ai.durak.hard import club_policy
 
     state, deck = deal(["7C 8D TD QH KC 9S", "JS 6H 9H 6D 6C TH"], "6S")  # 9S shown: seat 0 leads
     play(state, deck, "attack 7C")
     assert state.rules.action_text(club_policy(state)) == "take"
-    assert state.rules.action_text(policy(state)) == "beat 7C JS"
     state, deck = deal(["7C 8D 8H QH KC 9S", "JS 6H 9H 6D 6C TH"], "6S")
     assert state.rules.action_text(club_policy(state)) == "attack 8D"  # a pair first: 8H can follow
-    assert state.rules.action_text(policy(state)) == "attack 7C"
 
 
 def test_a_large_budget_starts_the_search_earlier():

@@ -101,47 +101,6 @@ class Effort:
     an empty talon, players who never beat can pass cards round the table for ever.)"""
 
 
-def policy(s: DurakState) -> int:
-    """The playout policy: Normal's main habits on a full-information engine state, in a few operations."""
-    seat = s.to_act
-    hand = s.hmask[seat]
-    trump = s.trump_suit
-    st = STRENGTH[trump]
-    phase = s.phase
-    if phase == P_LEAD:
-        best, bc = -1, 99
-        for c in cards_of(hand):
-            v = st[c]
-            if v < bc:
-                best, bc = c, v
-        return A.ATTACK + best
-    if phase == P_DEFEND:
-        u = -1
-        for a, d in zip(s.att, s.dfn, strict=True):
-            if d < 0:
-                u = s.card_at[a]
-                break
-        m = hand & BEATERS[trump][u]
-        if not m:
-            return A.TAKE
-        best, bc = -1, 99
-        for c in cards_of(m):
-            v = st[c]
-            if v < bc:
-                best, bc = c, v
-        return A.BEAT + u * 64 + best
-    adds = hand & ADDABLE[s.ranks >> 4]
-    if not adds:
-        return A.PASS
-    best, bc = -1, 99
-    endgame = not s.talon
-    for c in cards_of(adds):
-        v = st[c]
-        if v < bc and (endgame or v < 13):
-            best, bc = c, v
-    return A.ADD + best if best >= 0 else A.PASS
-
-
 def club_policy(s: DurakState) -> int:
     """The playout policy with Normal's habits, judged on the full deal of the playout: lead the
     lowest plain card (pairs first, trumps dear while the talon is thick, late in the hand what the
