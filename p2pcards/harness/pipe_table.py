@@ -212,7 +212,7 @@ class PipeTable:
         self.status = Status()
         self.turn: Turn | None = None
         self.refusal: str | None = None
-        """Why the program refused to start (a genesis it must not sign), if it did."""
+        """Why the program refused the command being answered (a genesis, an illegal move), if it did."""
         self.sent_on_refusal: list[str] = []
         """Commands refused (an illegal move) in whose answer the program still sent something."""
         self.errors: list[str] = []
@@ -233,7 +233,8 @@ class PipeTable:
     def _begin(self, journal: list[bytes]) -> list[out.Output]:
         outputs, reason = self._refusable(self._start | {"journal": journal})
         if reason is not None:
-            raise PeerFailed(f"the program refused to start: {reason}")
+            # A table it would not start at is a failed run: nothing more is asked of it.
+            self._fail(PeerFailed(f"the program refused to start: {reason}"))
         return outputs
 
     def refuses_start(self) -> str | None:

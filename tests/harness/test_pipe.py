@@ -114,3 +114,22 @@ def test_a_program_that_babbles_without_end_is_cut_off(monkeypatch):
     )
     report = run_game("durak", peers=2, seed=1, dealer="seeded", pipe={0: babble})
     assert any("an answer of over 1000 records without done" in p for p in report.problems), report.problems
+
+
+def test_a_program_that_refuses_to_start_fails_the_run_at_once(tmp_path):
+    program = tmp_path / "refuses.py"
+    program.write_text(
+        "import sys, msgpack\n"
+        "def say(r):\n"
+        "    body = msgpack.packb(r)\n"
+        "    sys.stdout.buffer.write(len(body).to_bytes(4, 'big') + body)\n"
+        "    sys.stdout.buffer.flush()\n"
+        "n = int.from_bytes(sys.stdin.buffer.read(4), 'big')\n"
+        "sys.stdin.buffer.read(n)\n"
+        "say({'out': 'refused', 'reason': 'not today'})\n"
+        "say({'out': 'done', 'status': None})\n"
+        "sys.stdin.buffer.read()\n"
+    )
+    report = run_game("durak", peers=2, seed=1, dealer="seeded", pipe={0: f"{sys.executable} {program}"})
+    assert report.problems[0] == "seat 0 (piped) failed: the program refused to start: not today"
+    assert report.sim_ms < 1_000  # stopped there, not at the end of the harness's clock
