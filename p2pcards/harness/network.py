@@ -153,10 +153,9 @@ class SimNetwork:
             self._at(start, "partition", side, start + 1_500 + self.rng.below(2_500))
         if f.crash:
             victims = sorted(self.honest)
+            when = 300 + self.rng.below(8_000)  # drawn first, as always: a seed replays as it did
             victim = victims[self.rng.below(len(victims))]
-            if self.crash_seat is not None:
-                victim = self.crash_seat
-            self._at(300 + self.rng.below(8_000), "crash", victim)
+            self._at(when, "crash", victim if self.crash_seat is None else self.crash_seat)
         if f.leave:
             self._at(2_000 + self.rng.below(20_000), "leave", self._leaver())
         for p in self.peers:
