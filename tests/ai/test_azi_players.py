@@ -241,6 +241,21 @@ def test_solver_scores_every_legal_card() -> None:
     assert vecs == [(0.0, 1.0), (1.0, 0.0)]  # 7H, then JH
 
 
+def test_hard_looks_before_it_bets_even_where_a_blind_call_is_cheap() -> None:
+    # Normal stays blind here (nobody has bet having seen their cards, the blind call is cheap);
+    # Hard looks first: every bet it makes rests on its cards (docs/ai.md, "Looking first")
+    r = rules(players=3)
+    deck = list(r.deck)
+    st = start(r, deck, dealer=0)
+    assert choose("normal", st) != "look"
+    assert choose("hard", st) == "look"
+    st = play(st, deck, choose("normal", st))
+    assert choose("normal", st) != "look"
+    assert choose("hard", st) == "look"
+    st = play(st, deck, "look")
+    assert choose("hard", st) != "look" and st.to_act == 2
+
+
 def test_hard_takes_the_trick_cheaply_and_keeps_its_best_card() -> None:
     # seat 1 trumped Hard's 6D and leads 9H with a trick: Hard must take this trick (10H or AH), and
     # 10H keeps AH for the last trick, where it beats any heart
