@@ -19,6 +19,47 @@ from tests.ai.test_spades_support import deal as spades_deal
 from tests.games.test_azi_support import deck_for, rules, start
 from tests.games.test_azi_support import play as azi_play
 
+# --------------------------------------------------------------------------- Durak: a lead, a defence
+
+
+def low_plain(trump: int, hands: list[tuple[dict[int, list[int]], float]], seat: int, below: int) -> float:
+    """The weighted mean number of plain cards of rank index under ``below`` the deals give ``seat``."""
+    total = sum(w for _, w in hands)
+    return sum(w * sum(1 for c in h.get(seat, []) if c // 13 != trump and c % 13 < below)
+               for h, w in hands) / total
+
+
+def test_durak_a_dear_lead_makes_cheap_plain_cards_in_the_leaders_hand_unlikely() -> None:
+    # Seat 0 leads the nine of diamonds with a thick talon: a player who leads cheap would have led
+    # a plain six, seven or eight first, so Hard (seat 1) finds fewer of them in seat 0's hand.
+    state, deck = durak_deal(["9D KS 7C 6H JC AS", "9H 6S 7S 8S 9S TS"], trump="7H")
+    durak_play(state, deck, "attack 9D")
+    view = state.view(1)
+    assert view.talon_size > 2
+    nine = 7  # rank index of a nine (a six is 4)
+    weighed = DurakHard(state.rules, 1).sampled_hands(view, 300)
+    plain = DurakHard(state.rules, 1).sampled_hands(view, 300, weigh=False)
+    t = view.trump_suit
+    assert low_plain(t, weighed, 0, nine) < low_plain(t, plain, 0, nine) - 0.2
+    assert {w for _, w in plain} == {1.0}
+
+
+def test_durak_a_dear_beat_makes_cheaper_beaters_unlikely() -> None:
+    # Seat 1 beats the 7C with the ace of clubs: with 8C..KC it would have beaten cheaper, so Hard
+    # (seat 0) finds fewer of those in seat 1's hand.
+    state, deck = durak_deal(["7C 6D 6S 8H 9S JH", "AC 8C 9D TD QS KS"], trump="7H")
+    durak_play(state, deck, "attack 7C", "beat 7C AC")
+    view = state.view(0)
+    weighed = DurakHard(state.rules, 1).sampled_hands(view, 300)
+    plain = DurakHard(state.rules, 1).sampled_hands(view, 300, weigh=False)
+
+    def clubs(hands: list[tuple[dict[int, list[int]], float]]) -> float:
+        total = sum(w for _, w in hands)
+        return sum(w * sum(1 for c in h.get(1, []) if c // 13 == 0 and 5 < c % 13 < 12) for h, w in hands) / total
+
+    assert clubs(weighed) < clubs(plain) - 0.25
+
+
 # --------------------------------------------------------------------------- Durak: a take
 
 

@@ -69,12 +69,31 @@ from the jack up)."""
 TAKE_TRUMP_THICK = 0.6
 """The same with 8 cards or more in the talon, when keeping a trump back is a common choice."""
 
+PLAY_MISMATCH = 0.1
+"""Weight of a deal under which a seat's lead or defence of this bout is not the card Normal's habit
+would have played with the hand the deal gives it (the cheapest lead, pairs first, trumps kept; the
+cheapest beater, a rank already on the table first).  1: no inference."""
+
 WORLD_UNITS = 200
 """Work units charged for sampling a deal and building its search state (measured: about as long as
 200 playout moves)."""
 
 STRENGTH = [[c % 13 + (13 if c // 13 == t else 0) for c in range(52)] for t in range(4)]
 RANK_MASK = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A play of this bout by another seat, for weighing deals by how likely it was under them."""
+
+    seat: int
+    card: int
+    target: int
+    """The attack card it beat, or -1 for a lead."""
+    since: int
+    """Its cards played later in the bout (a mask): they were in its hand when it played ``card``."""
+    ranks: int
+    """The ranks on the table when it beat (a mask of ranks)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +232,7 @@ class HardPlayer:
         """Per seat that took against a plain card since the last draw: the weight per trump of a
         deal that gives it trumps (``TAKE_TRUMP_THIN`` / ``TAKE_TRUMP_THICK``)."""
         self.takers_talon = -1
+        self._evidence: list[Evidence] = []
         self.normal = NormalPlayer(rules, seed)
         self.solver: Solver | None = None
         self.solver_hand: tuple[int, ...] | None = None
@@ -263,6 +283,60 @@ class HardPlayer:
         for g, c in zip(groups, cards, strict=True):
             if g >= 0 and c // 13 == t:
                 w *= self.takers.get(g >> 1, 1.0)
+        return w
+
+    def bout_evidence(self, view: DurakView) -> list[Evidence]:
+        """The plays of this bout that say something about the other player's hand: its lead (with
+        more than 2 cards in the talon, where the habit of leading cheap is arithmetic on the hand
+        alone) and each card it beat with.  Only with two players, where every attack card is the
+        attacker's and every defence the defender's, and nothing is drawn within a bout."""
+        if PLAY_MISMATCH >= 1.0 or len(view.hand_sizes) != 2 or not view.table:
+            return []
+        me = view.seat
+        table = view.table
+        out: list[Evidence] = []
+        if view.attacker != me and view.talon_size > 2:
+            since = 0
+            for a, _ in table[1:]:
+                since |= 1 << a
+            out.append(Evidence(view.attacker, table[0][0], -1, since, 0))
+        if view.defender != me:
+            ranks = 0
+            for i, (a, d) in enumerate(table):
+                ranks |= 1 << (a % 13)
+                if d == UNKNOWN:
+                    continue
+                since = 0
+                for _, d2 in table[i + 1:]:
+                    if d2 != UNKNOWN:
+                        since |= 1 << d2
+                out.append(Evidence(view.defender, d, a, since, ranks))
+                ranks |= 1 << (d % 13)
+        return out
+
+    def play_weight(self, view: DurakView, evidence: list[Evidence], groups: list[int],
+                    cards: list[int]) -> float:
+        """How likely this bout's lead and defences were under a sampled deal: ``PLAY_MISMATCH`` for
+        each that Normal's habit would not have played with the hand the deal gives the player."""
+        if not evidence:
+            return 1.0
+        t = view.trump_suit
+        st = STRENGTH[t]
+        hands = [0] * len(view.hand_sizes)
+        for g, c in zip(groups, cards, strict=True):
+            if g >= 0:
+                hands[g >> 1] |= 1 << c
+        w = 1.0
+        for e in evidence:
+            held = hands[e.seat] | e.since | 1 << e.card
+            for c in view.known_cards[e.seat]:
+                held |= 1 << c
+            if e.target < 0:
+                want = _habit_lead(held, t, st, view.talon_size)
+            else:
+                want = _habit_beat(held & BEATERS[t][e.target], st, e.ranks)
+            if want != e.card:
+                w *= PLAY_MISMATCH
         return w
 
     def _solver(self, view: DurakView, pair: tuple[int, int]) -> Solver:
@@ -336,6 +410,7 @@ class HardPlayer:
         if len(view.unknown_positions) > len(view.unseen_cards):
             return order[0]
         groups, constrained, inferred, public = self._constraints(view)
+        self._evidence = self.bout_evidence(view)
         tally = Tally(len(order))
         work = self.work
         me = view.seat
@@ -373,7 +448,8 @@ class HardPlayer:
         if cards is None:  # cannot happen with an honest history; stay playable anyway
             cards = sample_assignment(rng, groups, view.unseen_cards)
         assert cards is not None
-        return cards, self.take_weight(view, groups, cards)
+        return cards, (self.take_weight(view, groups, cards)
+                       * self.play_weight(view, self._evidence, groups, cards))
 
     def sampled_hands(self, view: DurakView, deals: int, seed: int = 0, weigh: bool = True
                       ) -> list[tuple[dict[int, list[int]], float]]:
@@ -385,6 +461,7 @@ class HardPlayer:
         else:
             self.takers = {}
         groups, constrained, inferred, public = self._constraints(view)
+        self._evidence = self.bout_evidence(view) if weigh else []
         rng = Rng(f"sampled-hands/{seed}")
         out: list[tuple[dict[int, list[int]], float]] = []
         for _ in range(deals):
@@ -440,6 +517,32 @@ class HardPlayer:
             s.apply(pol(s))
         work.spend(limit - moves)
         return end_value(s, me)
+
+
+def _habit_lead(held: int, trump: int, st: list[int], talon: int) -> int:
+    """Normal's lead from ``held`` with ``talon`` (> 2) cards left to draw: the cheapest card, a
+    plain card cheaper for each other card of its rank, a trump dearer by 4 + talon / 4."""
+    best, bc = -1, 1e9
+    for c in cards_of(held):
+        v = float(st[c])
+        if c // 13 != trump:
+            v -= 1.5 * ((held & RANK_MASK[c % 13]).bit_count() - 1)
+        else:
+            v += 4 + talon / 4
+        if v < bc:
+            best, bc = c, v
+    return best
+
+
+def _habit_beat(beaters: int, st: list[int], ranks: int) -> int:
+    """Normal's beater among ``beaters``: the cheapest, half a point cheaper when its rank is on the
+    table already (``ranks``: a mask of ranks), no new rank for the attackers to throw in."""
+    best, bv = -1, 1e9
+    for c in cards_of(beaters):
+        v = st[c] - (0.5 if ranks >> (c % 13) & 1 else 0.0)
+        if v < bv:
+            best, bv = c, v
+    return best
 
 
 def _searchable(view: DurakView, cards: list[int]) -> DurakState:
