@@ -55,7 +55,8 @@ def test_durak_a_dear_beat_makes_cheaper_beaters_unlikely() -> None:
 
     def clubs(hands: list[tuple[dict[int, list[int]], float]]) -> float:
         total = sum(w for _, w in hands)
-        return sum(w * sum(1 for c in h.get(1, []) if c // 13 == 0 and 5 < c % 13 < 12) for h, w in hands) / total
+        return sum(w * sum(1 for c in h.get(1, []) if c // 13 == 0 and 5 < c % 13 < 12)
+                   for h, w in hands) / total
 
     assert clubs(weighed) < clubs(plain) - 0.25
 
