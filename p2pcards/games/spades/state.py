@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -25,8 +24,9 @@ from p2pcards.games.spades.config import BID0, MAX_BID, SpadesConfig
 from p2pcards.games.spades.layout import CARDS, SEATS, SpadesDeal, deal_for, owner_of
 from p2pcards.games.spades.scoring import HandResult, score_hand
 
-__all__ = ["BID0", "CARDS", "MAX_BID", "SEATS", "SPADE0", "TRICKS", "SpadesDeal", "SpadesState",
-           "SpadesView", "deal_for", "owner_of", "trick_winner"]
+__all__ = ["BID0", "BIT", "CARDS", "MAX_BID", "NON_SPADES", "SEATS", "SPADE0", "SUIT_MASK", "TRICKS",
+           "SpadesDeal", "SpadesState", "SpadesView", "cards_of", "deal_for", "mask_of", "owner_of",
+           "trick_winner"]
 
 
 TRICKS = 13
@@ -44,8 +44,40 @@ _BIDS: tuple[int, ...] = tuple(range(BID0, BID0 + MAX_BID + 1))
 _new = object.__new__
 _ALL_SEATS: tuple[int, ...] = (0, 1, 2, 3)
 _ALL_GETTER = itemgetter(*range(CARDS))
-_NO_HANDS: list[list[list[Card]]] = []
 _NEXT: tuple[int, ...] = (1, 2, 3, 0)
+BIT: tuple[int, ...] = tuple(1 << c for c in range(CARDS))
+"""``BIT[c]``: card ``c``'s bit in a mask of cards."""
+SUIT_MASK: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
+"""Per suit, the mask of its thirteen cards."""
+NON_SPADES = SUIT_MASK[0] | SUIT_MASK[1] | SUIT_MASK[2]
+
+
+def _suit_cards(suit: int) -> tuple[tuple[Card, ...], ...]:
+    """For each 13-bit pattern of one suit, its cards (ids, ascending)."""
+    out: list[tuple[Card, ...]] = [()]
+    for v in range(1, 1 << 13):
+        top = v.bit_length() - 1
+        out.append(out[v ^ (1 << top)] + (13 * suit + top,))
+    return tuple(out)
+
+
+_SUIT_CARDS = tuple(_suit_cards(suit) for suit in range(4))
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, lowest id first (so suit by suit, each by rank)."""
+    c0, c1, c2, c3 = _SUIT_CARDS
+    return c0[mask & 8191] + c1[mask >> 13 & 8191] + c2[mask >> 26 & 8191] + c3[mask >> 39 & 8191]
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The mask of some cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
 _PLAY_EVENTS: tuple[dict[int, tuple[int, int]], ...] = tuple(
     {c: (seat, c) for c in range(CARDS)} for seat in range(SEATS))
 """Per seat, the event of playing each card: one shared tuple, appended to the actions and the
@@ -82,20 +114,24 @@ class SpadesView(View):
 class SpadesState(HandState):
     """One hand of Spades on one replica.
 
-    Deck position ``k`` is dealt to seat ``(dealer + 1 + k) % 4``.  ``_hs[seat][suit]`` is the sorted
-    list of the cards of that suit this replica knows in that seat's hand (all of them, with full
-    information).  ``_k`` is the number of cards in the current trick.  The hot paths use literals:
-    39 is the lowest spade (``SPADE0``), 13 the cards per suit, 52 the first bid action.
+    Deck position ``k`` is dealt to seat ``(dealer + 1 + k) % 4``.  ``hmask[seat]`` is the mask of the
+    cards this replica knows in that seat's hand (bit ``c`` for card ``c``; all of them, with full
+    information), and ``vmask[seat]`` the suits it showed it lacks (bit ``suit``).  ``_k`` is the
+    number of cards in the current trick, ``_led`` its suit, ``_best``/``_best_seat`` the card winning
+    it.  A search reads these (and ``legal_mask``) instead of lists; it never writes them.  The hot
+    paths use literals: 39 is the lowest spade (``SPADE0``), 13 the cards per suit, 52 the first bid
+    action.
     """
 
     __slots__ = ("_actions", "_bags", "_best", "_best_seat", "_bids", "_broken", "_dealer", "_dummies",
-                 "_fast", "_full", "_hidden", "_hs", "_k", "_led", "_phase", "_public", "_result",
-                 "_scores", "_tricks", "card_at", "need", "rules", "setup", "to_act")
+                 "_fast", "_full", "_hidden", "_k", "_led", "_phase", "_public", "_result",
+                 "_scores", "_tricks", "card_at", "hmask", "need", "rules", "setup", "to_act", "vmask")
 
     rules: SpadesConfig
     to_act: int
     need: Need | None
-    _hs: list[list[list[Card]]]
+    hmask: list[int]
+    vmask: list[int]
     _hidden: tuple[tuple[int, tuple[int, ...]], ...]
     _result: HandResult | None
 
@@ -120,7 +156,8 @@ class SpadesState(HandState):
         self._bags = bags
         self._phase = _DEAL
         self._bids = [-1, -1, -1, -1]
-        self._hs = _NO_HANDS
+        self.hmask = [0, 0, 0, 0]
+        self.vmask = [0, 0, 0, 0]
         self._full = False
         self._fast = False
         self._k = 0
@@ -148,7 +185,8 @@ class SpadesState(HandState):
         new._bags = self._bags
         new._phase = self._phase
         new._bids = self._bids[:]
-        new._hs = [[h[0][:], h[1][:], h[2][:], h[3][:]] for h in self._hs]
+        new.hmask = self.hmask[:]
+        new.vmask = self.vmask[:]
         new._full = self._full
         new._fast = self._fast
         new._k = self._k
@@ -169,21 +207,37 @@ class SpadesState(HandState):
             if self._phase != _PLAY:
                 return list(_BIDS) if self._phase == _BID else []
             self._check_known()
-        h = self._hs[self.to_act]
+        h = self.hmask[self.to_act]
+        c0, c1, c2, c3 = _SUIT_CARDS
         if self._k:
-            cards = h[self._led]
-            if cards:
-                return cards[:]
-            return [*h[0], *h[1], *h[2], *h[3]]
+            led = self._led
+            f = h >> 13 * led & 8191
+            if f:
+                return list(_SUIT_CARDS[led][f])
+        elif not self._broken and h & 0x7FFFFFFFFF:  # holds a card that is not a spade
+            return [*c0[h & 8191], *c1[h >> 13 & 8191], *c2[h >> 26 & 8191]]
+        return [*c0[h & 8191], *c1[h >> 13 & 8191], *c2[h >> 26 & 8191], *c3[h >> 39]]
+
+    def legal_mask(self) -> int:
+        """The cards the seat to act may play, as a mask (S5-S7; 0 outside the play): the suit led if
+        it holds any, else any card; a lead is any card but a spade before spades are broken, unless
+        it holds nothing else.  The same cards as ``legal_actions``, without building a list."""
+        if not self._fast:  # not playing, or a seat's cards are unknown here
+            if self._phase != _PLAY:
+                return 0
+            self._check_known()
+        h = self.hmask[self.to_act]
+        if self._k:
+            return h & SUIT_MASK[self._led] or h
         if self._broken:
-            return [*h[0], *h[1], *h[2], *h[3]]
-        return [*h[0], *h[1], *h[2]] or h[3][:]
+            return h
+        return h & NON_SPADES or h
 
     def _check_known(self) -> None:
         seat = self.to_act
         plays = len(self._actions) - SEATS
         played_now = 1 if (seat - self._leader()) % SEATS < plays % SEATS else 0
-        if sum(map(len, self._hs[seat])) != TRICKS - plays // SEATS - played_now:
+        if self.hmask[seat].bit_count() != TRICKS - plays // SEATS - played_now:
             raise GameError(f"the cards of seat {seat} are not known here")
 
     def _leader(self) -> int:
@@ -219,21 +273,20 @@ class SpadesState(HandState):
             except (KeyError, TypeError):
                 raise self._malformed(action) from None
             action = ev[1]
-            h = self._hs[seat]
-            cards = h[action // 13]
-            try:
-                cards.remove(action)  # put back below if a rule forbids the card
-            except ValueError:
+            hm = self.hmask
+            h = hm[seat]
+            bit = 1 << action
+            if not h & bit:
                 raise self._illegal(f"seat {seat} does not hold {card_text(action)} (or it was not "
-                                    "revealed)", "S1") from None
+                                    "revealed)", "S1")
             k = self._k
             if k:
                 led = self._led
-                if cards is not h[led]:
-                    if h[led]:
-                        insort(cards, action)
+                if action // 13 != led:
+                    if h >> 13 * led & 8191:
                         raise self._illegal(f"{card_text(action)} does not follow suit: seat {seat} "
                                             f"holds {SUIT_NAMES[led]}", "S6")
+                    self.vmask[seat] |= 1 << led
                     if action >= 39:
                         self._broken = True
                         if action > self._best:
@@ -245,8 +298,7 @@ class SpadesState(HandState):
             else:
                 if action >= 39:
                     if not self._broken:
-                        if h[0] or h[1] or h[2]:
-                            insort(cards, action)
+                        if h & 0x7FFFFFFFFF:
                             raise self._illegal(f"spades are not broken: seat {seat} may not lead "
                                                 f"{card_text(action)} while holding another suit", "S7")
                         self._broken = True
@@ -255,6 +307,7 @@ class SpadesState(HandState):
                     self._led = action // 13
                 self._best = action
                 self._best_seat = seat
+            hm[seat] = h ^ bit
             self._actions.append(ev)
             self._public.append(ev)
             if k == 3:
@@ -313,7 +366,7 @@ class SpadesState(HandState):
         if need is None:
             raise FulfilError("nothing is awaited from the dealer now")
         ca = self.card_at
-        hs: list[list[list[Card]]] = []
+        hm: list[int] = []
         st = (-self._dealer - 1) % SEATS
         if len(values) == CARDS and ca.count(UNKNOWN) == CARDS:
             # every card at once (a full-information replica): check it is a permutation of the deck
@@ -322,18 +375,11 @@ class SpadesState(HandState):
             except (KeyError, TypeError):
                 self._check_values(values)
                 raise
-            c0 = sorted(new[st::4])
-            c1 = sorted(new[(st + 1) & 3::4])
-            c2 = sorted(new[(st + 2) & 3::4])
-            c3 = sorted(new[(st + 3) & 3::4])
             if set(new) != _DECK_SET:
                 self._check_values(values)
                 raise FulfilError("the cards given are not the 52 cards of the deck")
-            for cards in (c0, c1, c2, c3):
-                i = bisect_left(cards, 13)
-                j = bisect_left(cards, 26, i)
-                m = bisect_left(cards, 39, j)
-                hs.append([cards[:i], cards[i:j], cards[j:m], cards[m:]])
+            bit = BIT.__getitem__
+            hm.extend(sum(map(bit, new[(st + seat) & 3::4])) for seat in range(SEATS))  # distinct cards
             self._full = True
         else:
             self._check_values(values)
@@ -341,10 +387,10 @@ class SpadesState(HandState):
             for p, c in values.items():
                 new[p] = c
             for seat in range(SEATS):
-                hs.append(_by_suit([c for c in new[(st + seat) & 3::4] if c != UNKNOWN]))
+                hm.append(mask_of(c for c in new[(st + seat) & 3::4] if c != UNKNOWN))
             self._full = UNKNOWN not in new
         ca[:] = new
-        self._hs = hs
+        self.hmask = hm
         self.need = None
         assert isinstance(need, Deal)
         self._public.append(("deal", need.hands))
@@ -376,7 +422,7 @@ class SpadesState(HandState):
         before = self.card_at[position] if isinstance(position, int) and 0 <= position < CARDS else UNKNOWN
         super().observe(position, c)
         if before == UNKNOWN and self._phase != _DEAL:
-            insort(self._hs[owner_of(position, self._dealer)][c // 13], c)
+            self.hmask[owner_of(position, self._dealer)] |= BIT[c]
             self._full = UNKNOWN not in self.card_at
             self._fast = self._full and self._phase == _PLAY
 
@@ -423,7 +469,7 @@ class SpadesState(HandState):
         for s, ps in hidden:
             for p in ps:
                 ca[p] = UNKNOWN
-            masked._hs[s] = [[], [], [], []]
+            masked.hmask[s] = 0
         if self._phase == _DEAL:
             unknown = tuple(p for p in range(CARDS) if ca[p] == UNKNOWN)
         else:
@@ -468,11 +514,9 @@ class SpadesState(HandState):
 
     def _after_determinize(self) -> None:
         ca = self.card_at
-        hs = self._hs
+        hm = self.hmask
         for seat, ps in self._hidden:
-            known = [c for cards in hs[seat] for c in cards]
-            known.extend(c for c in (ca[p] for p in ps) if c != UNKNOWN)
-            hs[seat] = _by_suit(known)
+            hm[seat] |= mask_of(c for c in (ca[p] for p in ps) if c != UNKNOWN)
         self._hidden = ()
         self._full = UNKNOWN not in ca
         self._fast = self._full and self._phase == _PLAY
@@ -544,16 +588,7 @@ class SpadesState(HandState):
         """The cards this replica knows in ``seat``'s hand, sorted."""
         if self._phase == _DEAL:
             return ()
-        return tuple(c for cards in self._hs[seat] for c in cards)
-
-
-def _by_suit(cards: list[Card]) -> list[list[Card]]:
-    """Cards split into the four suits, each sorted."""
-    cards.sort()
-    i = bisect_left(cards, 13)
-    j = bisect_left(cards, 26, i)
-    k = bisect_left(cards, 39, j)
-    return [cards[:i], cards[i:j], cards[j:k], cards[k:]]
+        return cards_of(self.hmask[seat])
 
 
 def trick_winner(trick: list[tuple[int, Card]] | tuple[tuple[int, Card], ...]) -> int:
