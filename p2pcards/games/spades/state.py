@@ -114,24 +114,32 @@ class SpadesView(View):
 class SpadesState(HandState):
     """One hand of Spades on one replica.
 
-    Deck position ``k`` is dealt to seat ``(dealer + 1 + k) % 4``.  ``hmask[seat]`` is the mask of the
-    cards this replica knows in that seat's hand (bit ``c`` for card ``c``; all of them, with full
-    information), and ``vmask[seat]`` the suits it showed it lacks (bit ``suit``).  ``_k`` is the
-    number of cards in the current trick, ``_led`` its suit, ``_best``/``_best_seat`` the card winning
-    it.  A search reads these (and ``legal_mask``) instead of lists; it never writes them.  The hot
-    paths use literals: 39 is the lowest spade (``SPADE0``), 13 the cards per suit, 52 the first bid
-    action.
+    Deck position ``k`` is dealt to seat ``(dealer + 1 + k) % 4``.  The fields a search reads (and
+    never writes; only ``apply`` and the dealing change them):
+
+    * ``hmask[seat]``: the cards this replica knows in that seat's hand, as a mask (bit ``c`` for card
+      ``c``; all of them, with full information); ``vmask[seat]``: the suits it showed it lacks (bit
+      ``suit``);
+    * ``ntrick``: the cards in the current trick; ``led`` its suit, ``best``/``best_seat`` the card
+      winning it so far and its seat (meaningful while ``ntrick`` > 0);
+    * ``taken[seat]``: the tricks it took; ``bid_values[seat]``: its bid (0 nil, -1 not yet made);
+    * ``legal_mask()``: the cards the seat to act may play, as a mask.
+
+    The hot paths use literals: 39 is the lowest spade (``SPADE0``), 13 the cards per suit, 52 the first
+    bid action.
     """
 
-    __slots__ = ("_actions", "_bags", "_best", "_best_seat", "_bids", "_broken", "_dealer", "_dummies",
-                 "_fast", "_full", "_hidden", "_k", "_led", "_phase", "_public", "_result",
-                 "_scores", "_tricks", "card_at", "hmask", "need", "rules", "setup", "to_act", "vmask")
+    __slots__ = ("_actions", "_bags", "_broken", "_dealer", "_dummies", "_fast", "_full", "_hidden",
+                 "_phase", "_public", "_result", "_scores", "best", "best_seat", "bid_values", "card_at",
+                 "hmask", "led", "need", "ntrick", "rules", "setup", "taken", "to_act", "vmask")
 
     rules: SpadesConfig
     to_act: int
     need: Need | None
     hmask: list[int]
     vmask: list[int]
+    taken: list[int]
+    bid_values: list[int]
     _hidden: tuple[tuple[int, tuple[int, ...]], ...]
     _result: HandResult | None
 
@@ -155,17 +163,17 @@ class SpadesState(HandState):
         self._scores = scores
         self._bags = bags
         self._phase = _DEAL
-        self._bids = [-1, -1, -1, -1]
+        self.bid_values = [-1, -1, -1, -1]
         self.hmask = [0, 0, 0, 0]
         self.vmask = [0, 0, 0, 0]
         self._full = False
         self._fast = False
-        self._k = 0
-        self._led = 0
-        self._best = 0
-        self._best_seat = 0
+        self.ntrick = 0
+        self.led = 0
+        self.best = 0
+        self.best_seat = 0
         self._broken = False
-        self._tricks = [0, 0, 0, 0]
+        self.taken = [0, 0, 0, 0]
         self._hidden = ()
         self._result = None
 
@@ -184,17 +192,17 @@ class SpadesState(HandState):
         new._scores = self._scores
         new._bags = self._bags
         new._phase = self._phase
-        new._bids = self._bids[:]
+        new.bid_values = self.bid_values[:]
         new.hmask = self.hmask[:]
         new.vmask = self.vmask[:]
         new._full = self._full
         new._fast = self._fast
-        new._k = self._k
-        new._led = self._led
-        new._best = self._best
-        new._best_seat = self._best_seat
+        new.ntrick = self.ntrick
+        new.led = self.led
+        new.best = self.best
+        new.best_seat = self.best_seat
         new._broken = self._broken
-        new._tricks = self._tricks[:]
+        new.taken = self.taken[:]
         new._hidden = self._hidden
         new._result = self._result
         new._dummies = self._dummies
@@ -209,8 +217,8 @@ class SpadesState(HandState):
             self._check_known()
         h = self.hmask[self.to_act]
         c0, c1, c2, c3 = _SUIT_CARDS
-        if self._k:
-            led = self._led
+        if self.ntrick:
+            led = self.led
             f = h >> 13 * led & 8191
             if f:
                 return list(_SUIT_CARDS[led][f])
@@ -227,8 +235,8 @@ class SpadesState(HandState):
                 return 0
             self._check_known()
         h = self.hmask[self.to_act]
-        if self._k:
-            return h & SUIT_MASK[self._led] or h
+        if self.ntrick:
+            return h & SUIT_MASK[self.led] or h
         if self._broken:
             return h
         return h & NON_SPADES or h
@@ -253,8 +261,8 @@ class SpadesState(HandState):
         if self._phase != _OVER:
             return None
         if self._result is None:
-            bids = tuple(self._bids)
-            tricks = tuple(self._tricks)
+            bids = tuple(self.bid_values)
+            tricks = tuple(self.taken)
             teams = score_hand(bids, tricks, self._scores, self._bags, self.rules.failed_nil_tricks)
             self._result = HandResult(self._dealer, bids, tricks, teams)
         return self._result
@@ -272,16 +280,15 @@ class SpadesState(HandState):
                 ev = _PLAY_EVENTS[seat][action]
             except (KeyError, TypeError):
                 raise self._malformed(action) from None
-            action = ev[1]
             hm = self.hmask
             h = hm[seat]
             bit = 1 << action
             if not h & bit:
                 raise self._illegal(f"seat {seat} does not hold {card_text(action)} (or it was not "
                                     "revealed)", "S1")
-            k = self._k
+            k = self.ntrick
             if k:
-                led = self._led
+                led = self.led
                 if action // 13 != led:
                     if h >> 13 * led & 8191:
                         raise self._illegal(f"{card_text(action)} does not follow suit: seat {seat} "
@@ -289,12 +296,12 @@ class SpadesState(HandState):
                     self.vmask[seat] |= 1 << led
                     if action >= 39:
                         self._broken = True
-                        if action > self._best:
-                            self._best = action
-                            self._best_seat = seat
-                elif action > self._best:
-                    self._best = action
-                    self._best_seat = seat
+                        if action > self.best:
+                            self.best = action
+                            self.best_seat = seat
+                elif action > self.best:
+                    self.best = action
+                    self.best_seat = seat
             else:
                 if action >= 39:
                     if not self._broken:
@@ -302,18 +309,18 @@ class SpadesState(HandState):
                             raise self._illegal(f"spades are not broken: seat {seat} may not lead "
                                                 f"{card_text(action)} while holding another suit", "S7")
                         self._broken = True
-                    self._led = 3
+                    self.led = 3
                 else:
-                    self._led = action // 13
-                self._best = action
-                self._best_seat = seat
+                    self.led = action // 13
+                self.best = action
+                self.best_seat = seat
             hm[seat] = h ^ bit
             self._actions.append(ev)
             self._public.append(ev)
             if k == 3:
-                self._k = 0
-                w = self._best_seat
-                self._tricks[w] += 1
+                self.ntrick = 0
+                w = self.best_seat
+                self.taken[w] += 1
                 if len(self._actions) == 56:
                     self._phase = _OVER
                     self._fast = False
@@ -321,7 +328,7 @@ class SpadesState(HandState):
                 else:
                     self.to_act = w
             else:
-                self._k = k + 1
+                self.ntrick = k + 1
                 self.to_act = _NEXT[seat]
             return
         if self._phase == 1:  # _BID
@@ -333,7 +340,7 @@ class SpadesState(HandState):
             ev = (seat, action)
             self._actions.append(ev)
             self._public.append(ev)
-            self._bids[seat] = action - BID0
+            self.bid_values[seat] = action - BID0
             if len(self._actions) == SEATS:
                 self._phase = _PLAY
                 self._fast = self._full
@@ -500,12 +507,12 @@ class SpadesState(HandState):
         last = tuple(tricks[done - 1]) if done else ()
         leader = -1 if self._phase < _PLAY else self._leader()
         bids = self.bids
-        contracts = (max(self._bids[0], 0) + max(self._bids[2], 0),
-                     max(self._bids[1], 0) + max(self._bids[3], 0))
+        contracts = (max(self.bid_values[0], 0) + max(self.bid_values[2], 0),
+                     max(self.bid_values[1], 0) + max(self.bid_values[3], 0))
         return SpadesView(
             seat=seat, to_act=self.to_act, hand=hand, legal_actions=legal, unknown_positions=unknown,
             unseen_cards=unseen, _masked=masked, dealer=self._dealer, bids=bids, contracts=contracts,
-            leader=leader, trick=trick, last_trick=last, tricks_won=tuple(self._tricks),
+            leader=leader, trick=trick, last_trick=last, tricks_won=tuple(self.taken),
             spades_broken=self._broken, played=played,
             voids=tuple(tuple(sorted(v)) for v in voids), scores=self._scores, bags=self._bags,
             phase=PHASE_NAMES[self._phase], seats=_ALL_SEATS,
@@ -561,11 +568,16 @@ class SpadesState(HandState):
     @property
     def bids(self) -> tuple[int | None, ...]:
         """Each seat's bid (0 is nil), None while not made."""
-        return tuple(None if b < 0 else b for b in self._bids)
+        return tuple(None if b < 0 else b for b in self.bid_values)
+
+    @property
+    def bags(self) -> tuple[int, int]:
+        """Each team's bags carried into this hand."""
+        return self._bags
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
-        return tuple(self._tricks)
+        return tuple(self.taken)
 
     @property
     def spades_broken(self) -> bool:
