@@ -202,6 +202,13 @@ def test_the_exact_search_is_minimax_on_the_engine():
             assert H.solve(state, team, -math.inf, math.inf, nodes) == _minimax(state, team)
             assert nodes[0] > 0
             checked += 1
+            # each card at the root solved in turn, the positions met again shared (as Hard does)
+            ends: dict[int, float] = {}
+            seen: dict[tuple[int, ...], tuple[float, float]] = {}
+            for c in state.legal_actions():
+                child = state.clone()
+                child.apply(c)
+                assert H.solve(child, team, -math.inf, math.inf, None, ends, seen) == _minimax(child, team)
     assert checked == 24
 
 
@@ -303,3 +310,9 @@ def test_the_game_adapter_plays_whole_games():
         assert u.hands >= 1
         assert u.outcomes[0].points in (0, 2)
         assert "wins" in u.summary
+
+
+def test_a_larger_budget_solves_more_tricks_exactly():
+    assert H.exact_tricks(budget.units_for("spades", 100)) == H.EXACT_TRICKS == 4
+    assert H.exact_tricks(budget.units_for("spades", 1000)) == 5
+    assert [H.exact_tricks(b) for b in (1, 149_999, 150_000, 10**9)] == [4, 4, 5, 5]

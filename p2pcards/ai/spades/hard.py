@@ -26,11 +26,14 @@ included), each side's bags charged ``BAG_COST`` more, and ``WIN_BONUS`` added t
 and taken from a negative one (so the plan adapts to both teams' contracts: it takes the trick that
 sets the opponents, ducks the bag that only costs).
 
-**Endgame.**  With ``EXACT_TRICKS`` tricks or fewer to play, each deal is solved exactly by alpha-beta
-over every card of every seat (double dummy) instead of rolled out.  When the hidden cards can lie in
-at most ``ENUM_LIMIT`` ways, every one of them is solved, weighted by its fit to the bids, so the last
-tricks are played exactly; otherwise sampled deals.  The search starts no new deal once the budget
-is spent or the choice is clear.
+**Endgame.**  With ``exact_tricks(budget)`` tricks or fewer to play (``EXACT_TRICKS`` = 4; 5 from a
+budget of 150,000 units, half a second: a larger budget buys more tricks played exactly), each deal
+is solved exactly by alpha-beta over every card of every seat (double dummy) instead of rolled out.
+The positions at the start of a trick are remembered with their bounds (``solve``'s ``known``, shared
+by the candidates of one deal), so orders of play that meet again are searched once.  When the
+hidden cards can lie in at most ``ENUM_LIMIT`` ways, every one of them is solved, weighted by its fit
+to the bids, so the last tricks are played exactly; otherwise sampled deals.  The search starts no
+new deal once the budget is spent or the choice is clear.
 
 **Bidding.**  Deals of the other hands, fitted to the bids already made, until the budget is spent or
 one bid is clearly best.  The seats
@@ -63,7 +66,20 @@ from p2pcards.games.spades.state import BID0, SpadesState, SpadesView, cards_of
 
 TRICKS = 13
 EXACT_TRICKS = 4
-"""Solve each deal exactly (double dummy) when this few tricks are left."""
+"""Solve each deal exactly (double dummy) when this few tricks are left..."""
+EXACT_DEEPER: tuple[tuple[int, int], ...] = ((150_000, 5),)
+"""...or this many, from a budget of this many units (``exact_tricks``)."""
+
+
+def exact_tricks(budget: int) -> int:
+    """How many tricks from the end every deal is solved exactly, for a decision's budget."""
+    tricks = EXACT_TRICKS
+    for units, deeper in EXACT_DEEPER:
+        if budget >= units:
+            tricks = deeper
+    return tricks
+
+
 ENUM_LIMIT = 60
 """Every deal of the hidden cards is solved (in a random order, until the budget is spent) when
 there are at most this many; otherwise deals are sampled."""
@@ -258,14 +274,21 @@ def rollout(s: SpadesState, failed_nil: str) -> None:
 
 
 def solve(s: SpadesState, team: int, alpha: float, beta: float, nodes: list[int] | None = None,
-          ends: dict[int, float] | None = None) -> float:
+          ends: dict[int, float] | None = None,
+          known: dict[tuple[int, ...], tuple[float, float]] | None = None) -> float:
     """The exact ``value`` of a full-information hand for ``team``, every seat playing its best
-    (alpha-beta over the engine's moves; ``nodes[0]`` counts the positions visited).  ``ends`` keeps
-    the value of each way the tricks fell (for positions of one hand: the bids are the same)."""
+    (alpha-beta over the engine's moves; ``nodes[0]`` counts the positions visited).
+
+    For positions of one hand (the same bids): ``ends`` keeps the value of each way the tricks fell,
+    and ``known`` the bounds found for each position at the start of a trick (the cards left in each
+    hand, the seat to lead and the tricks taken), so that orders of play that meet again are searched
+    once."""
     if nodes is None:
         nodes = [0]
     if ends is None:
         ends = {}
+    if known is None:
+        known = {}
     nodes[0] += 1
     seat = s.to_act
     hm = s.hmask
@@ -282,31 +305,56 @@ def solve(s: SpadesState, team: int, alpha: float, beta: float, nodes: list[int]
         if v is None:
             v = ends[key] = margin(s, team)
         return v
+    entry: tuple[int, ...] = ()
+    if not s.ntrick:
+        t = s.taken
+        entry = (hm[0], hm[1], hm[2], hm[3], seat, t[0] | t[1] << 4 | t[2] << 8 | t[3] << 12)
+        bounds = known.get(entry)
+        if bounds is not None:
+            lo, hi = bounds
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+    a0, b0 = alpha, beta  # the window searched: what the result bounds
     moves = distinct(s.legal_mask(), out ^ hm[seat])
     if (seat & 1) == team:
         value = -math.inf
         for c in reversed(moves):
             child = s.clone()
             child.apply(c)
-            v = solve(child, team, alpha, beta, nodes, ends)
+            v = solve(child, team, alpha, beta, nodes, ends, known)
             if v > value:
                 value = v
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
                         break
-        return value
-    value = math.inf
-    for c in moves:
-        child = s.clone()
-        child.apply(c)
-        v = solve(child, team, alpha, beta, nodes, ends)
-        if v < value:
-            value = v
-            if v < beta:
-                beta = v
-                if alpha >= beta:
-                    break
+    else:
+        value = math.inf
+        for c in moves:
+            child = s.clone()
+            child.apply(c)
+            v = solve(child, team, alpha, beta, nodes, ends, known)
+            if v < value:
+                value = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+    if entry:
+        lo, hi = known.get(entry, (-math.inf, math.inf))
+        if value <= a0:
+            hi = min(hi, value)  # an upper bound: the search failed low
+        elif value >= b0:
+            lo = max(lo, value)  # a lower bound: it failed high
+        else:
+            lo = hi = value
+        known[entry] = (lo, hi)
     return value
 
 
@@ -403,7 +451,7 @@ class HardPlayer:
         tally = Tally(len(cands))
         work = self.work
         fn = self.failed_nil
-        if TRICKS - sum(view.tricks_won) <= EXACT_TRICKS:
+        if TRICKS - sum(view.tricks_won) <= exact_tricks(self.budget):
             deals = know.enumerate(ENUM_LIMIT)
             every = deals is not None
             if deals is None:
@@ -430,11 +478,12 @@ class HardPlayer:
                 w = know.weight(deal)
                 s0 = table.state(deal)
                 before = nodes[0]
+                seen: dict[tuple[int, ...], tuple[float, float]] = {}  # shared by the candidates
                 values = []
                 for c in cands:
                     s = s0.clone()
                     s.apply(c)
-                    values.append(solve(s, team, -math.inf, math.inf, nodes, ends))
+                    values.append(solve(s, team, -math.inf, math.inf, nodes, ends, seen))
                 work.spend(nodes[0] - before)
                 tally.add(values, w)
                 if tally.settled(work):
