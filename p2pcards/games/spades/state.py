@@ -183,7 +183,9 @@ class SpadesState(HandState):
         new = _new(SpadesState)
         new.rules = self.rules
         new.setup = self.setup
-        new.card_at = self.card_at[:]
+        # once every card is known the deal never changes (nothing is dealt, observed or revealed
+        # into it again), so the clones of a full-information state share it: a search's copies
+        new.card_at = self.card_at if self._full else self.card_at[:]
         new._public = self._public[:]
         new._actions = self._actions[:]
         new.to_act = self.to_act
@@ -470,7 +472,7 @@ class SpadesState(HandState):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
             raise GameError(f"no seat {seat!r} in Spades (seats 0-3)")
         masked = self.clone()
-        ca = masked.card_at
+        ca = masked.card_at = self.card_at[:]  # its own: the hidden cards are masked below
         dummies = self._dummies
         hidden = [(s, ps) for s, ps in self._in_hand() if s != seat and s not in dummies]
         for s, ps in hidden:
