@@ -316,3 +316,34 @@ def test_a_larger_budget_solves_more_tricks_exactly():
     assert H.exact_tricks(budget.units_for("spades", 100)) == H.EXACT_TRICKS == 4
     assert H.exact_tricks(budget.units_for("spades", 1000)) == 5
     assert [H.exact_tricks(b) for b in (1, 149_999, 150_000, 10**9)] == [4, 4, 5, 5]
+
+
+def test_hard_knows_an_open_dummys_cards():
+    # seat 1 is an open dummy: its cards are in every view, so Hard deals the hidden cards to seat 3
+    # alone, and every sample of every decision fits (before, it dealt to the dummy's seat as well)
+    from p2pcards.games.spades import dummy
+
+    rules = spades()
+    state = rules.new_hand({"dealer": 0, "dummies": (1,)})
+    deck = list(range(52))
+    Rng(21).shuffle(deck)
+    fulfil_from(state, deck)
+    hards = {0: HardPlayer(rules, 1, 2_000), 2: HardPlayer(rules, 2, 2_000)}
+    normal = player(rules, "normal")
+    searched = 0
+    while state.to_act != TERMINAL:
+        seat = state.to_act
+        view = state.view(seat)
+        if seat == 1:
+            action = dummy.choose(view)
+        elif seat in hards:
+            p = hards[seat]
+            action = p.choose(view)
+            if p.work.spent:
+                assert p.samples > 0 and p.tally is not None and p.tally.samples == p.samples
+                searched += 1
+        else:
+            action = normal.choose(view)
+        assert action in view.legal_actions
+        state.apply(action)
+    assert searched >= 10
