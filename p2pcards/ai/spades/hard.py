@@ -362,7 +362,7 @@ class Table:
     """A seat's view made into full deals on the engine: which unseen positions each hidden seat
     holds, so that a deal of masks becomes ``view.determinize`` of those positions."""
 
-    __slots__ = ("positions", "view")
+    __slots__ = ("order", "positions", "view")
 
     def __init__(self, view: SpadesView) -> None:
         self.view = view
@@ -371,6 +371,20 @@ class Table:
             by_seat.setdefault(owner_of(p, view.dealer), []).append(i)
         self.positions = tuple(sorted((s, tuple(ix)) for s, ix in by_seat.items()))
         """(seat, indices into ``view.unknown_positions``) per hidden seat, by seat."""
+        runs = sorted((ix[0], s) for s, ix in self.positions if ix)
+        at = 0
+        order: list[int] | None = []
+        for first, s in runs:
+            ix = by_seat[s]
+            if order is None or first != at or ix != list(range(at, at + len(ix))):
+                order = None
+                break
+            order.append(s)
+            at += len(ix)
+        self.order = None if order is None else tuple(order)
+        """The hidden seats in the order of the unknown positions when each seat's positions follow
+        one another there (the views list them seat by seat): a deal's assignment is then its
+        seats' cards one after the other."""
 
     def counts(self) -> list[int]:
         """How many hidden cards each seat holds."""
@@ -381,11 +395,17 @@ class Table:
 
     def state(self, deal: dict[int, int]) -> SpadesState:
         """The full-information state of the view with ``deal`` (a mask per hidden seat)."""
-        assignment = [0] * len(self.view.unknown_positions)
-        for s, ix in self.positions:
-            for i, c in zip(ix, cards_of(deal[s]), strict=True):
-                assignment[i] = c
-        st = self.view.determinize(assignment)
+        if self.order is not None:
+            cards: tuple[int, ...] = ()
+            for s in self.order:
+                cards += cards_of(deal[s])
+            st = self.view.determinize(cards)
+        else:
+            spread = [0] * len(self.view.unknown_positions)
+            for s, ix in self.positions:
+                for i, c in zip(ix, cards_of(deal[s]), strict=True):
+                    spread[i] = c
+            st = self.view.determinize(spread)
         assert isinstance(st, SpadesState)
         return st
 

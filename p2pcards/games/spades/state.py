@@ -524,8 +524,12 @@ class SpadesState(HandState):
     def _after_determinize(self) -> None:
         ca = self.card_at
         hm = self.hmask
+        bit = BIT.__getitem__
         for seat, ps in self._hidden:
-            hm[seat] |= mask_of(c for c in (ca[p] for p in ps) if c != UNKNOWN)
+            cards = [ca[p] for p in ps]
+            if UNKNOWN in cards:
+                cards = [c for c in cards if c != UNKNOWN]
+            hm[seat] |= sum(map(bit, cards))  # distinct cards: their bits add up to the mask
         self._hidden = ()
         self._full = UNKNOWN not in ca
         self._fast = self._full and self._phase == _PLAY
