@@ -14,7 +14,7 @@ from p2pcards.ai import tournament as T
 from p2pcards.ai.spades import HardPlayer
 from p2pcards.ai.spades import hard as H
 from p2pcards.ai.spades.adapter import SpadesAdapter, SpadesGameAdapter
-from p2pcards.ai.spades.common import Sim, mask_of, sim_from_view
+from p2pcards.ai.spades.common import mask_of
 from p2pcards.games import TERMINAL
 from p2pcards.games.cards import card_text
 from p2pcards.games.playout import fulfil_from
@@ -135,7 +135,7 @@ def test_the_sampled_deals_respect_voids_and_hand_sizes():
     state.apply(cards("KH")[0])  # seat 0 leads; seat 1 is to play and void in hearts
     view = state.view(2)
     hp = HardPlayer(rules, 1)
-    know = hp.knowledge(view, sim_from_view(view))
+    know = hp.knowledge(view, H.Table(view))
     rng = Rng(2)
     hearts = 0x1FFF << 26
     for _ in range(50):
@@ -168,21 +168,78 @@ def test_the_bids_shape_the_sampled_hands():
 # --------------------------------------------------------------------------- search
 
 
+def _minimax(s: SpadesState, team: int) -> float:
+    """Plain minimax over every legal card (no pruning, no equivalent cards)."""
+    if s.to_act < 0:
+        return H.margin(s, team)
+    values = []
+    for c in s.legal_actions():
+        child = s.clone()
+        child.apply(c)
+        values.append(_minimax(child, team))
+    return max(values) if (s.to_act & 1) == team else min(values)
+
+
+def test_the_exact_search_is_minimax_on_the_engine():
+    # positions with two or three tricks left, every card known: alpha-beta over one card per run of
+    # equivalent cards scores each exactly as plain minimax does, for either team
+    rules = spades()
+    rng = Rng(12)
+    checked = 0
+    for hand in range(12):
+        state = rules.new_hand({"dealer": hand % 4, "bags": (hand % 10, 9 - hand % 10)})
+        assert isinstance(state, SpadesState)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        fulfil_from(state, deck)
+        for _ in range(4):
+            state.apply(52 + (0 if rng.below(5) == 0 else 1 + rng.below(5)))
+        left = 8 + 4 * (hand % 2) + rng.below(4)  # cards left: two or three tricks, mid-trick too
+        while 52 - len(state.view(0).played) > left:
+            state.apply(rng.choice(state.legal_actions()))
+        for team in (0, 1):
+            nodes = [0]
+            assert H.solve(state, team, -math.inf, math.inf, nodes) == _minimax(state, team)
+            assert nodes[0] > 0
+            checked += 1
+            # each card at the root solved in turn, the positions met again shared (as Hard does)
+            ends: dict[int, float] = {}
+            seen: dict[tuple[int, ...], tuple[float, float]] = {}
+            for c in state.legal_actions():
+                child = state.clone()
+                child.apply(c)
+                assert H.solve(child, team, -math.inf, math.inf, None, ends, seen) == _minimax(child, team)
+    assert checked == 24
+
+
 def test_the_exact_search_counts_tricks():
-    # one trick left, seat 0 to lead, every card known: it scores the hand exactly
-    s = Sim.__new__(Sim)
-    s.hands = [mask_of(cards("AS")), mask_of(cards("2S")), mask_of(cards("3S")), mask_of(cards("4S"))]
-    s.out = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
-    s.trick, s.led, s.best, s.best_seat, s.to_act = [], 0, 0, -1, 0
-    s.tricks = [4, 3, 3, 2]
-    s.voids = [0, 0, 0, 0]
-    s.bids = (4, 3, 4, 2)
-    s.broken = True
-    s.bags = (0, 0)
-    # team 0 bid 8 and took 4 + 3: the last trick (the ace) makes it; team 1 bid 5 and made it
-    v = H.solve(s, 0, "count", -math.inf, math.inf)
-    ours, theirs = 80, 50
-    assert v == ours - theirs + H.WIN_BONUS
+    # one trick left, every card known: the search scores the hand as the rules do
+    rules = spades()
+    rng = Rng(5)
+    for hand in range(10):
+        state = rules.new_hand({"dealer": hand % 4})
+        assert isinstance(state, SpadesState)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        fulfil_from(state, deck)
+        for _ in range(4):
+            state.apply(52 + 1 + rng.below(5))
+        bids = [b or 0 for b in state.bids]
+        while sum(state.tricks_won) < 12:
+            state.apply(rng.choice(state.legal_actions()))
+        end = state.clone()
+        while end.to_act != TERMINAL:
+            end.apply(end.legal_actions()[0])
+        took = end.tricks_won
+        seats = [[0, 2], [1, 3]]
+        pts, bags = [], []
+        for team in (0, 1):
+            contract = sum(bids[s] for s in seats[team])
+            got = sum(took[s] for s in seats[team])
+            pts.append(10 * contract + got - contract if got >= contract else -10 * contract)
+            bags.append(got - contract if got >= contract else 0)
+        assert H.solve(state, 0, -math.inf, math.inf) == H.value(pts[0], bags[0], pts[1], bags[1])
+        assert H.solve(state, 1, -math.inf, math.inf) == H.value(pts[1], bags[1], pts[0], bags[0])
 
 
 def test_hard_draws_the_last_spades_before_cashing_its_hearts():
@@ -253,3 +310,40 @@ def test_the_game_adapter_plays_whole_games():
         assert u.hands >= 1
         assert u.outcomes[0].points in (0, 2)
         assert "wins" in u.summary
+
+
+def test_a_larger_budget_solves_more_tricks_exactly():
+    assert H.exact_tricks(budget.units_for("spades", 100)) == H.EXACT_TRICKS == 4
+    assert H.exact_tricks(budget.units_for("spades", 1000)) == 5
+    assert [H.exact_tricks(b) for b in (1, 149_999, 150_000, 10**9)] == [4, 4, 5, 5]
+
+
+def test_hard_knows_an_open_dummys_cards():
+    # seat 1 is an open dummy: its cards are in every view, so Hard deals the hidden cards to seat 3
+    # alone, and every sample of every decision fits (before, it dealt to the dummy's seat as well)
+    from p2pcards.games.spades import dummy
+
+    rules = spades()
+    state = rules.new_hand({"dealer": 0, "dummies": (1,)})
+    deck = list(range(52))
+    Rng(21).shuffle(deck)
+    fulfil_from(state, deck)
+    hards = {0: HardPlayer(rules, 1, 2_000), 2: HardPlayer(rules, 2, 2_000)}
+    normal = player(rules, "normal")
+    searched = 0
+    while state.to_act != TERMINAL:
+        seat = state.to_act
+        view = state.view(seat)
+        if seat == 1:
+            action = dummy.choose(view)
+        elif seat in hards:
+            p = hards[seat]
+            action = p.choose(view)
+            if p.work.spent:
+                assert p.samples > 0 and p.tally is not None and p.tally.samples == p.samples
+                searched += 1
+        else:
+            action = normal.choose(view)
+        assert action in view.legal_actions
+        state.apply(action)
+    assert searched >= 10

@@ -6,14 +6,13 @@ import pytest
 
 from p2pcards.ai import player
 from p2pcards.ai.spades import PLAYERS, EasyPlayer, NormalPlayer
-from p2pcards.ai.spades.common import Sim, mask_of, played_by, sim_from_view, team_points
+from p2pcards.ai.spades.common import mask_of, played_by
 from p2pcards.ai.spades.easy import easy_bid
 from p2pcards.ai.spades.normal import estimate, nil_ok, normal_bid
 from p2pcards.games import TERMINAL
 from p2pcards.games.cards import card_text
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
-from p2pcards.games.spades import score_hand
 from tests.ai.test_spades_support import END, FILLER, after_tricks, cards, complete, deal, spades
 
 
@@ -202,21 +201,7 @@ def test_normal_leads_the_highest_card_still_out():
 # --------------------------------------------------------------------------- the shared pieces
 
 
-def test_team_points_match_the_engine_scoring():
-    rng = Rng(3)
-    for _ in range(200):
-        bids = tuple(rng.below(6) for _ in range(4))
-        tricks = [0, 0, 0, 0]
-        for _ in range(13):
-            tricks[rng.below(4)] += 1
-        bags = (rng.below(10), rng.below(10))
-        for mode in ("count", "bags_only", "ignored"):
-            teams = score_hand(bids, tuple(tricks), (0, 0), bags, mode)
-            for t in (0, 1):
-                assert team_points(bids, tricks, t, bags[t], mode) == (teams[t].points, teams[t].bags_taken)
-
-
-def test_the_simulator_follows_the_engine():
+def test_who_played_what_is_read_from_the_order_of_play():
     rules = spades()
     rng = Rng(8)
     for hand in range(5):
@@ -228,12 +213,8 @@ def test_the_simulator_follows_the_engine():
             state.apply(52 + 1 + rng.below(4))
         while state.to_act != TERMINAL:
             view = state.view(state.to_act)
-            sim: Sim = sim_from_view(view, [mask_of(state.held(s)) for s in range(4)])
-            assert sorted(view.legal_actions) == [c for c in range(52) if sim.legal() >> c & 1]
-            assert played_by(view)[view.seat] == [c for s, c in state._actions[4:] if s == view.seat]
-            c = rng.choice(view.legal_actions)
-            sim.play(c)
-            state.apply(c)
-            assert sim.tricks == list(state.tricks_won)
-            assert sim.to_act == state.to_act or state.to_act == TERMINAL
-            assert sim.broken == state.spades_broken
+            by = played_by(view)
+            for seat in range(4):
+                assert by[seat] == [c for s, c in state._actions[4:] if s == seat]
+            state.apply(rng.choice(view.legal_actions))
+

@@ -1,7 +1,8 @@
 """Spades' computer players: ``PLAYERS = {"easy": ..., "normal": ..., "hard": ...}``.
 
 Modules: ``easy`` and ``normal`` (rule-based; Normal is also Hard's rollout policy), ``hard``
-(determinized search with an exact endgame), ``common`` (the bitmask simulator and view helpers),
+(determinized search with an exact endgame), ``common`` (card masks and view helpers; the players
+read the engine's state and play on it),
 ``adapter`` (the tournament adapters: one deal, or a game to 500).
 """
 

@@ -1,6 +1,12 @@
 """Hard: determinized search (perfect-information Monte Carlo) with Normal as the rollout policy.
 
-**What it knows.**  ``Knowledge``: the cards it has not seen, how many each other seat holds, the
+The search runs on the engine: each sampled deal is the view made whole (``view.determinize``, see
+``Table``), and every rollout and every position of the exact endgame is a clone of that
+``SpadesState`` moved on by its ``apply``, with the legal cards from its ``legal_mask`` and the hand
+scored by its ``result``.  Nothing here repeats a rule of play.
+
+**What it knows.**  ``Knowledge``: the cards it has not seen, how many each hidden seat holds (an
+open dummy's cards are known), the
 suits each showed it lacks (it did not follow them), the cards each played and every bid.  A deal of
 the hidden cards (``Knowledge.draw``) gives each seat as many cards as it holds and never a suit it
 lacks (dealt suit by suit, the most constrained suits first, each card to a seat with a chance
@@ -20,15 +26,19 @@ included), each side's bags charged ``BAG_COST`` more, and ``WIN_BONUS`` added t
 and taken from a negative one (so the plan adapts to both teams' contracts: it takes the trick that
 sets the opponents, ducks the bag that only costs).
 
-**Endgame.**  With ``EXACT_TRICKS`` tricks or fewer to play, each deal is solved exactly by alpha-beta
-over every card of every seat (double dummy) instead of rolled out.  When the hidden cards can lie in
-at most ``ENUM_LIMIT`` ways, every one of them is solved, weighted by its fit to the bids, so the last
-tricks are played exactly; otherwise sampled deals.  The search starts no new deal once the budget
-is spent or the choice is clear.
+**Endgame.**  With ``exact_tricks(budget)`` tricks or fewer to play (``EXACT_TRICKS`` = 4; 5 from a
+budget of 150,000 units, half a second: a larger budget buys more tricks played exactly), each deal
+is solved exactly by alpha-beta over every card of every seat (double dummy) instead of rolled out.
+The positions at the start of a trick are remembered with their bounds (``solve``'s ``known``, shared
+by the candidates of one deal), so orders of play that meet again are searched once.  When the
+hidden cards can lie in at most ``ENUM_LIMIT`` ways, every one of them is solved, weighted by its fit
+to the bids, so the last tricks are played exactly; otherwise sampled deals.  The search starts no
+new deal once the budget is spent or the choice is clear.
 
 **Bidding.**  Deals of the other hands, fitted to the bids already made, until the budget is spent or
 one bid is clearly best.  The seats
-still to bid bid as Normal would with the hand dealt to them, and Normal plays the hand out.  From
+still to bid bid as Normal would with the hand dealt to them (an open dummy by its own rule), and
+Normal plays the hand out.  From
 the tricks the team took in each deal the bid with the best mean ``value`` is chosen (the team's
 points recomputed for every bid from 1 to 13).  A nil-shaped hand (estimate at most ``NIL_TRY``, at
 most four spades, no ace of spades, partner not nil) is also played out as nil in the same deals and
@@ -46,23 +56,30 @@ from collections.abc import Sequence
 
 from p2pcards.ai.budget import Tally, Work, units_for
 from p2pcards.ai.sampling import sample_assignment
-from p2pcards.ai.spades.common import (
-    SPADE_MASK,
-    Sim,
-    count,
-    held_counts,
-    mask_of,
-    played_by,
-    sim_from_view,
-    team_points,
-)
+from p2pcards.ai.spades.common import SPADE_MASK, count, mask_of, played_by
 from p2pcards.ai.spades.normal import BID_SHADE, estimate, nil_ok, normal_bid, normal_card
 from p2pcards.games.base import Action, Rules
 from p2pcards.games.rng import Rng
-from p2pcards.games.spades.state import BID0, SpadesView
+from p2pcards.games.spades import dummy
+from p2pcards.games.spades.layout import owner_of
+from p2pcards.games.spades.state import BID0, SpadesState, SpadesView, cards_of
 
+TRICKS = 13
 EXACT_TRICKS = 4
-"""Solve each deal exactly (double dummy) when this few tricks are left."""
+"""Solve each deal exactly (double dummy) when this few tricks are left..."""
+EXACT_DEEPER: tuple[tuple[int, int], ...] = ((150_000, 5),)
+"""...or this many, from a budget of this many units (``exact_tricks``)."""
+
+
+def exact_tricks(budget: int) -> int:
+    """How many tricks from the end every deal is solved exactly, for a decision's budget."""
+    tricks = EXACT_TRICKS
+    for units, deeper in EXACT_DEEPER:
+        if budget >= units:
+            tricks = deeper
+    return tricks
+
+
 ENUM_LIMIT = 60
 """Every deal of the hidden cards is solved (in a random order, until the budget is spent) when
 there are at most this many; otherwise deals are sampled."""
@@ -240,62 +257,157 @@ def value(ours: int, our_bags: int, theirs: int, their_bags: int) -> float:
     return v
 
 
-def margin(s: Sim, team: int, failed_nil: str) -> float:
-    """The ``value`` of a finished hand for ``team``."""
-    a, bags_a = team_points(s.bids, s.tricks, team, s.bags[team], failed_nil)
-    b, bags_b = team_points(s.bids, s.tricks, 1 - team, s.bags[1 - team], failed_nil)
-    return value(a, bags_a, b, bags_b)
+def margin(s: SpadesState, team: int) -> float:
+    """The ``value`` of a finished hand for ``team`` (the engine's score of it)."""
+    result = s.result
+    assert result is not None
+    ours = result.teams[team]
+    theirs = result.teams[1 - team]
+    return value(ours.points, ours.bags_taken, theirs.points, theirs.bags_taken)
 
 
-def rollout(s: Sim, failed_nil: str) -> None:
-    """Finish the hand with Normal in every seat."""
-    while s.out:
-        s.play(normal_card(s, failed_nil))
+def rollout(s: SpadesState, failed_nil: str) -> None:
+    """Finish the hand with Normal in every seat (on the engine)."""
+    apply = s.apply
+    while s.to_act >= 0:
+        apply(normal_card(s, failed_nil))
 
 
-def solve(s: Sim, team: int, failed_nil: str, alpha: float, beta: float, nodes: list[int] | None = None
-          ) -> float:
+def solve(s: SpadesState, team: int, alpha: float, beta: float, nodes: list[int] | None = None,
+          ends: dict[int, float] | None = None,
+          known: dict[tuple[int, ...], tuple[float, float]] | None = None) -> float:
     """The exact ``value`` of a full-information hand for ``team``, every seat playing its best
-    (alpha-beta; ``nodes[0]`` counts the positions visited)."""
-    if nodes is not None:
-        nodes[0] += 1
-    if not s.out:
-        return margin(s, team, failed_nil)
+    (alpha-beta over the engine's moves; ``nodes[0]`` counts the positions visited).
+
+    For positions of one hand (the same bids): ``ends`` keeps the value of each way the tricks fell,
+    and ``known`` the bounds found for each position at the start of a trick (the cards left in each
+    hand, the seat to lead and the tricks taken), so that orders of play that meet again are searched
+    once."""
+    if nodes is None:
+        nodes = [0]
+    if ends is None:
+        ends = {}
+    if known is None:
+        known = {}
+    nodes[0] += 1
     seat = s.to_act
-    legal = s.legal()
-    moves = distinct(legal, s.out & ~s.hands[seat])
+    hm = s.hmask
+    out = hm[0] | hm[1] | hm[2] | hm[3]
+    if out.bit_count() + s.ntrick <= 4:  # the last trick: every card left is forced
+        s = s.clone()
+        while s.to_act >= 0:
+            s.apply(s.legal_mask().bit_length() - 1)
+            nodes[0] += 1  # each position after a forced card, as the recursion would count it
+    if s.to_act < 0:
+        t = s.taken
+        key = t[0] | t[1] << 4 | t[2] << 8 | t[3] << 12
+        v = ends.get(key)
+        if v is None:
+            v = ends[key] = margin(s, team)
+        return v
+    entry: tuple[int, ...] = ()
+    if not s.ntrick:
+        t = s.taken
+        entry = (hm[0], hm[1], hm[2], hm[3], seat, t[0] | t[1] << 4 | t[2] << 8 | t[3] << 12)
+        bounds = known.get(entry)
+        if bounds is not None:
+            lo, hi = bounds
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+    a0, b0 = alpha, beta  # the window searched: what the result bounds
+    moves = distinct(s.legal_mask(), out ^ hm[seat])
     if (seat & 1) == team:
         value = -math.inf
         for c in reversed(moves):
             child = s.clone()
-            child.play(c)
-            v = solve(child, team, failed_nil, alpha, beta, nodes)
+            child.apply(c)
+            v = solve(child, team, alpha, beta, nodes, ends, known)
             if v > value:
                 value = v
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
                         break
-        return value
-    value = math.inf
-    for c in moves:
-        child = s.clone()
-        child.play(c)
-        v = solve(child, team, failed_nil, alpha, beta, nodes)
-        if v < value:
-            value = v
-            if v < beta:
-                beta = v
-                if alpha >= beta:
-                    break
+    else:
+        value = math.inf
+        for c in moves:
+            child = s.clone()
+            child.apply(c)
+            v = solve(child, team, alpha, beta, nodes, ends, known)
+            if v < value:
+                value = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+    if entry:
+        lo, hi = known.get(entry, (-math.inf, math.inf))
+        if value <= a0:
+            hi = min(hi, value)  # an upper bound: the search failed low
+        elif value >= b0:
+            lo = max(lo, value)  # a lower bound: it failed high
+        else:
+            lo = hi = value
+        known[entry] = (lo, hi)
     return value
 
 
-def _with_deal(base: Sim, deal: dict[int, int]) -> Sim:
-    s = base.clone()
-    for seat, m in deal.items():
-        s.hands[seat] = m
-    return s
+class Table:
+    """A seat's view made into full deals on the engine: which unseen positions each hidden seat
+    holds, so that a deal of masks becomes ``view.determinize`` of those positions."""
+
+    __slots__ = ("order", "positions", "view")
+
+    def __init__(self, view: SpadesView) -> None:
+        self.view = view
+        by_seat: dict[int, list[int]] = {}
+        for i, p in enumerate(view.unknown_positions):
+            by_seat.setdefault(owner_of(p, view.dealer), []).append(i)
+        self.positions = tuple(sorted((s, tuple(ix)) for s, ix in by_seat.items()))
+        """(seat, indices into ``view.unknown_positions``) per hidden seat, by seat."""
+        runs = sorted((ix[0], s) for s, ix in self.positions if ix)
+        at = 0
+        order: list[int] | None = []
+        for first, s in runs:
+            ix = by_seat[s]
+            if order is None or first != at or ix != list(range(at, at + len(ix))):
+                order = None
+                break
+            order.append(s)
+            at += len(ix)
+        self.order = None if order is None else tuple(order)
+        """The hidden seats in the order of the unknown positions when each seat's positions follow
+        one another there (the views list them seat by seat): a deal's assignment is then its
+        seats' cards one after the other."""
+
+    def counts(self) -> list[int]:
+        """How many hidden cards each seat holds."""
+        out = [0, 0, 0, 0]
+        for s, ix in self.positions:
+            out[s] = len(ix)
+        return out
+
+    def state(self, deal: dict[int, int]) -> SpadesState:
+        """The full-information state of the view with ``deal`` (a mask per hidden seat)."""
+        if self.order is not None:
+            cards: tuple[int, ...] = ()
+            for s in self.order:
+                cards += cards_of(deal[s])
+            st = self.view.determinize(cards)
+        else:
+            spread = [0] * len(self.view.unknown_positions)
+            for s, ix in self.positions:
+                for i, c in zip(ix, cards_of(deal[s]), strict=True):
+                    spread[i] = c
+            st = self.view.determinize(spread)
+        assert isinstance(st, SpadesState)
+        return st
 
 
 # --------------------------------------------------------------------------- the player
@@ -336,25 +448,30 @@ class HardPlayer:
 
     # ------------------------------------------------------------------ play
 
-    def knowledge(self, view: SpadesView, sim: Sim) -> Knowledge:
-        by = played_by(view)
-        return Knowledge(view.seat, view.unseen_cards, held_counts(view), sim.voids,
-                         [mask_of(cs) for cs in by], view.bids)
+    def knowledge(self, view: SpadesView, table: Table) -> Knowledge:
+        masked = view._masked
+        assert isinstance(masked, SpadesState)
+        return Knowledge(view.seat, view.unseen_cards, table.counts(), masked.vmask,
+                         [mask_of(cs) for cs in played_by(view)], view.bids)
 
     def play(self, view: SpadesView) -> int:
-        base = sim_from_view(view)
         me = view.seat
         team = me & 1
-        legal = mask_of(view.legal_actions)
-        cands = distinct(legal, base.out & ~base.hands[me])
+        table = Table(view)
+        masked = view._masked
+        assert isinstance(masked, SpadesState)
+        hm = masked.hmask
+        mine = hm[me]
+        known = hm[0] | hm[1] | hm[2] | hm[3]  # with any open dummy's cards
+        cands = distinct(mask_of(view.legal_actions), (known ^ mine) | mask_of(view.unseen_cards))
         if len(cands) == 1:
             return cands[0]
         rng = self._rng(view)
-        know = self.knowledge(view, base)
+        know = self.knowledge(view, table)
         tally = Tally(len(cands))
         work = self.work
         fn = self.failed_nil
-        if base.tricks_left() <= EXACT_TRICKS:
+        if TRICKS - sum(view.tricks_won) <= exact_tricks(self.budget):
             deals = know.enumerate(ENUM_LIMIT)
             every = deals is not None
             if deals is None:
@@ -362,6 +479,7 @@ class HardPlayer:
             else:
                 rng.shuffle(deals)  # the budget may stop early: no deal order may be favoured
             nodes = [0]
+            ends: dict[int, float] = {}
             k = 0
             while True:
                 if every:
@@ -378,13 +496,14 @@ class HardPlayer:
                 k += 1
                 assert deal is not None
                 w = know.weight(deal)
-                s0 = _with_deal(base, deal)
+                s0 = table.state(deal)
                 before = nodes[0]
+                seen: dict[tuple[int, ...], tuple[float, float]] = {}  # shared by the candidates
                 values = []
                 for c in cands:
                     s = s0.clone()
-                    s.play(c)
-                    values.append(solve(s, team, fn, -math.inf, math.inf, nodes))
+                    s.apply(c)
+                    values.append(solve(s, team, -math.inf, math.inf, nodes, ends, seen))
                 work.spend(nodes[0] - before)
                 tally.add(values, w)
                 if tally.settled(work):
@@ -396,14 +515,15 @@ class HardPlayer:
                 work.spend(DEAL_UNITS * REDRAWS)
                 if sampled is None:
                     break
-                s0 = _with_deal(base, sampled)
+                s0 = table.state(sampled)
                 values = []
                 for c in cands:
                     s = s0.clone()
-                    s.play(c)
-                    work.spend(count(s.out))
+                    s.apply(c)
+                    hs = s.hmask
+                    work.spend((hs[0] | hs[1] | hs[2] | hs[3]).bit_count())
                     rollout(s, fn)
-                    values.append(margin(s, team, fn))
+                    values.append(margin(s, team))
                 tally.add(values)
         self.samples = tally.samples
         self.tally = tally
@@ -427,8 +547,9 @@ class HardPlayer:
         try_nil = (bids[partner] != 0 and est <= NIL_TRY and count(h & SPADE_MASK) <= 4
                    and not h >> 51 & 1)
         rng = self._rng(view)
-        know = Knowledge(me, view.unseen_cards, [13] * 4, [0] * 4, [0] * 4, bids)
-        order = [(view.dealer + 1 + i) % 4 for i in range(4)]
+        table = Table(view)
+        know = Knowledge(me, view.unseen_cards, table.counts(), [0] * 4, [0] * 4, bids)
+        dummies = view.dummies
         fn = self.failed_nil
         team = me & 1
         bags_before = view.bags[team]
@@ -441,34 +562,37 @@ class HardPlayer:
             work.spend(DEAL_UNITS * REDRAWS + BID_UNITS)
             if deal is None:
                 break
-            hands = [0, 0, 0, 0]
-            for s, m in deal.items():
-                hands[s] = m
-            hands[me] = h
+            s0 = table.state(deal)
             values: list[float] = []
             for variant in variants:
-                made: list[int | None] = list(bids)
-                for s in order:
+                st = s0.clone()
+                while st.to_act >= 0 and st.phase_name == "bidding":
+                    s = st.to_act
                     if s == me:
-                        made[s] = variant
-                    elif made[s] is None:
-                        made[s] = normal_bid(hands[s], tuple(made), s)
-                sim = _fresh(hands, [int(b) for b in made if b is not None], order[0], view.bags)
+                        b = variant
+                    elif s in dummies:
+                        b = dummy.bid(cards_of(st.hmask[s]))
+                    else:
+                        b = normal_bid(st.hmask[s], st.bids, s)
+                    st.apply(BID0 + b)
                 work.spend(52)
-                rollout(sim, fn)
+                rollout(st, fn)
                 if variant == 0:
-                    values.append(margin(sim, team, fn))
+                    values.append(margin(st, team))
                     continue
-                their, their_bags = team_points(sim.bids, sim.tricks, 1 - team, view.bags[1 - team], fn)
-                pb = sim.bids[partner]
+                result = st.result
+                assert result is not None
+                their, their_bags = result.teams[1 - team].points, result.teams[1 - team].bags_taken
+                pb = st.bid_values[partner]
+                taken = st.taken
                 nil_pts = 0
-                counted = sim.tricks[me]
+                counted = taken[me]
                 if pb == 0:
-                    nil_pts = 100 if sim.tricks[partner] == 0 else -100
+                    nil_pts = 100 if taken[partner] == 0 else -100
                     if fn == "count":
-                        counted += sim.tricks[partner]
+                        counted += taken[partner]
                 else:
-                    counted += sim.tricks[partner]
+                    counted += taken[partner]
                 for b in range(1, 14):
                     pts, bags = _contract_points(b + pb, counted, bags_before)
                     values.append(value(pts + nil_pts, bags, their, their_bags))
@@ -498,20 +622,3 @@ def _contract_points(contract: int, counted: int, bags_before: int) -> tuple[int
         total -= 10
         points -= 100
     return points, bags
-
-
-def _fresh(hands: list[int], bids: list[int], leader: int, bags: tuple[int, int]) -> Sim:
-    s = Sim.__new__(Sim)
-    s.hands = hands[:]
-    s.out = hands[0] | hands[1] | hands[2] | hands[3]
-    s.trick = []
-    s.led = s.best = 0
-    s.best_seat = -1
-    s.to_act = leader
-    s.tricks = [0, 0, 0, 0]
-    s.voids = [0, 0, 0, 0]
-    s.bids = tuple(bids)
-    s.broken = False
-    s.bags = bags
-    return s
-

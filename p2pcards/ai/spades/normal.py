@@ -22,8 +22,10 @@ Play (``normal_card``), from the seat's own hand and the public cards only:
   lead low;
 * an **opponent's nil**: lead low into it and never overtake a nil bidder who is winning a trick.
 
-``normal_card`` works on a ``Sim`` and reads only the hand of the seat to act and public fields
-(cards still out, voids shown, bids, tricks, the trick), so Hard uses it for every seat of a rollout.
+``normal_card`` works on the engine's state (``SpadesState``: its masks of the hands and the shown
+voids, and ``legal_mask``) and reads only the hand of the seat to act and public fields (the cards
+still out elsewhere, voids shown, bids, tricks, the trick), so the same code plays a live seat (on the
+view's own state, the other hands unknown) and every seat of Hard's rollouts (on a full deal).
 """
 
 from __future__ import annotations
@@ -32,16 +34,14 @@ from p2pcards.ai.spades.common import (
     NON_SPADES,
     SPADE_MASK,
     SUIT_MASK,
-    Sim,
     count,
     highest,
     lowest,
     mask_of,
-    sim_from_view,
 )
 from p2pcards.games.base import Action, Rules
 from p2pcards.games.rng import Rng
-from p2pcards.games.spades.state import BID0, SpadesView
+from p2pcards.games.spades.state import BID0, SpadesState, SpadesView
 
 # --------------------------------------------------------------------------- bidding
 
@@ -142,7 +142,7 @@ def normal_bid(h: int, bids: tuple[int | None, ...], seat: int) -> int:
 # --------------------------------------------------------------------------- play
 
 
-def _sure(s: Sim, c: int, seat: int, others: int, later: int) -> bool:
+def _sure(s: SpadesState, c: int, seat: int, others: int, later: int) -> bool:
     """Whether card ``c`` (about to be the best of the trick) cannot be beaten by the ``later`` seats
     still to play after ``seat``, as far as public knowledge tells."""
     if later == 0:
@@ -152,11 +152,11 @@ def _sure(s: Sim, c: int, seat: int, others: int, later: int) -> bool:
         return False  # a higher card of the suit is still out
     if suit == 3 or not others & SPADE_MASK:
         return True
-    if s.trick and s.led != suit:
+    if s.ntrick and s.led != suit:
         return False  # c is not of the suit led: only spades win, and c is not one (cannot happen)
     left = count(others & SUIT_MASK[suit])
     bit = 1 << suit
-    voids = s.voids
+    voids = s.vmask
     for i in range(1, later + 1):
         if voids[(seat + i) & 3] & bit:
             return False
@@ -203,9 +203,9 @@ def _winners(legal: int, best: int) -> int:
     return (legal & SUIT_MASK[best // 13] & ~((2 << best) - 1)) | (legal & SPADE_MASK)
 
 
-def _nil_play(s: Sim, legal: int, others: int) -> int:
+def _nil_play(s: SpadesState, legal: int, others: int) -> int:
     """Play for our own nil: lose every trick we can."""
-    if not s.trick:
+    if not s.ntrick:
         best = -1
         key = (99, 99, 99)
         for suit in range(4):
@@ -223,16 +223,15 @@ def _nil_play(s: Sim, legal: int, others: int) -> int:
         if lose & SUIT_MASK[s.led]:
             return highest(lose & SUIT_MASK[s.led])
         return _high_discard(lose)
-    if len(s.trick) == 3:
+    if s.ntrick == 3:
         return _high_discard(legal)
     return lowest(legal & SUIT_MASK[s.led]) if legal & SUIT_MASK[s.led] else lowest(legal)
 
 
-def _cover_play(s: Sim, seat: int, legal: int, others: int) -> int:
+def _cover_play(s: SpadesState, seat: int, h: int, legal: int, others: int) -> int:
     """Play over partner's live nil; -1 when the trick needs no cover (partner played and lost it)."""
     partner = seat ^ 2
-    trick = s.trick
-    if not trick:
+    if not s.ntrick:
         best = -1
         key = (-1, -1, -1)
         m = legal
@@ -245,7 +244,7 @@ def _cover_play(s: Sim, seat: int, legal: int, others: int) -> int:
             if k > key:
                 key, best = k, c
         return best
-    played = any(t == partner for t, _ in trick)
+    played = s.ntrick >= 2  # partner plays two seats before us
     win = _winners(legal, s.best)
     follow = legal & SUIT_MASK[s.led]
     if not played:
@@ -254,29 +253,32 @@ def _cover_play(s: Sim, seat: int, legal: int, others: int) -> int:
             return top if win & (1 << top) else lowest(follow)
         if win:
             return lowest(win)
-        return _low_discard(legal, s.hands[seat])
+        return _low_discard(legal, h)
     if s.best_seat == partner:
         if win:
             return lowest(win)
-        return lowest(follow) if follow else _low_discard(legal, s.hands[seat])
+        return lowest(follow) if follow else _low_discard(legal, h)
     return -1
 
 
-def normal_card(s: Sim, failed_nil: str = "count") -> int:
-    """Normal's card for the seat to act (see the module docstring)."""
+def normal_card(s: SpadesState, failed_nil: str = "count", others: int = -1) -> int:
+    """Normal's card for the seat to act (see the module docstring).  ``others``: the cards still out in
+    the other hands, as a mask; by default those the other hands of ``s`` hold (a full deal)."""
     seat = s.to_act
-    h = s.hands[seat]
-    legal = s.legal()
+    hm = s.hmask
+    h = hm[seat]
+    legal = s.legal_mask()
     if not legal & (legal - 1):
         return legal.bit_length() - 1
     partner = seat ^ 2
-    bids = s.bids
-    tricks = s.tricks
-    others = s.out & ~h
+    bids = s.bid_values
+    tricks = s.taken
+    if others < 0:
+        others = (hm[0] | hm[1] | hm[2] | hm[3]) ^ h
     if bids[seat] == 0 and tricks[seat] == 0:
         return _nil_play(s, legal, others)
     if bids[partner] == 0 and tricks[partner] == 0:
-        c = _cover_play(s, seat, legal, others)
+        c = _cover_play(s, seat, h, legal, others)
         if c >= 0:
             return c
     o1 = seat ^ 1
@@ -294,8 +296,7 @@ def normal_card(s: Sim, failed_nil: str = "count") -> int:
     if ((bids[o1] == 0 and tricks[o1] == 0) or (bids[o2] == 0 and tricks[o2] == 0)) \
             and (need <= 0 or left - need >= 3):
         nil_opp = o1 if bids[o1] == 0 and tricks[o1] == 0 else o2
-    trick = s.trick
-    k = len(trick)
+    k = s.ntrick
     if k == 0:
         return _lead(s, seat, legal, others, take, nil_opp)
     best = s.best
@@ -307,7 +308,7 @@ def normal_card(s: Sim, failed_nil: str = "count") -> int:
             lose = legal & ~win
             if lose:
                 return highest(lose & follow) if lose & follow else _low_discard(lose, h)
-        elif all(t != nil_opp for t, _ in trick) and not take:
+        elif not (seat - nil_opp) & 3 <= k and not take:  # the nil bidder has not played to the trick
             return lowest(follow) if follow else _low_discard(legal, h)
     if take:
         if s.best_seat == partner:
@@ -348,9 +349,9 @@ def normal_card(s: Sim, failed_nil: str = "count") -> int:
     return lowest(follow) if follow else lowest(legal)
 
 
-def _lead(s: Sim, seat: int, legal: int, others: int, take: bool, nil_opp: int) -> int:
-    h = s.hands[seat]
-    voids = s.voids
+def _lead(s: SpadesState, seat: int, legal: int, others: int, take: bool, nil_opp: int) -> int:
+    h = s.hmask[seat]
+    voids = s.vmask
     if nil_opp >= 0 and not take:
         return _duck_lead(legal, others, voids[nil_opp])
     if not take:
@@ -435,4 +436,6 @@ class NormalPlayer:
             return legal[0]
         if legal[0] >= BID0:
             return BID0 + normal_bid(mask_of(view.hand), view.bids, view.seat)
-        return normal_card(sim_from_view(view), self.failed_nil)
+        masked = view._masked
+        assert isinstance(masked, SpadesState)
+        return normal_card(masked, self.failed_nil, mask_of(view.unseen_cards))

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -25,8 +24,9 @@ from p2pcards.games.spades.config import BID0, MAX_BID, SpadesConfig
 from p2pcards.games.spades.layout import CARDS, SEATS, SpadesDeal, deal_for, owner_of
 from p2pcards.games.spades.scoring import HandResult, score_hand
 
-__all__ = ["BID0", "CARDS", "MAX_BID", "SEATS", "SPADE0", "TRICKS", "SpadesDeal", "SpadesState",
-           "SpadesView", "deal_for", "owner_of", "trick_winner"]
+__all__ = ["BID0", "BIT", "CARDS", "MAX_BID", "NON_SPADES", "SEATS", "SPADE0", "SUIT_MASK", "TRICKS",
+           "SpadesDeal", "SpadesState", "SpadesView", "cards_of", "deal_for", "mask_of", "owner_of",
+           "trick_winner"]
 
 
 TRICKS = 13
@@ -44,8 +44,40 @@ _BIDS: tuple[int, ...] = tuple(range(BID0, BID0 + MAX_BID + 1))
 _new = object.__new__
 _ALL_SEATS: tuple[int, ...] = (0, 1, 2, 3)
 _ALL_GETTER = itemgetter(*range(CARDS))
-_NO_HANDS: list[list[list[Card]]] = []
 _NEXT: tuple[int, ...] = (1, 2, 3, 0)
+BIT: tuple[int, ...] = tuple(1 << c for c in range(CARDS))
+"""``BIT[c]``: card ``c``'s bit in a mask of cards."""
+SUIT_MASK: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
+"""Per suit, the mask of its thirteen cards."""
+NON_SPADES = SUIT_MASK[0] | SUIT_MASK[1] | SUIT_MASK[2]
+
+
+def _suit_cards(suit: int) -> tuple[tuple[Card, ...], ...]:
+    """For each 13-bit pattern of one suit, its cards (ids, ascending)."""
+    out: list[tuple[Card, ...]] = [()]
+    for v in range(1, 1 << 13):
+        top = v.bit_length() - 1
+        out.append(out[v ^ (1 << top)] + (13 * suit + top,))
+    return tuple(out)
+
+
+_SUIT_CARDS = tuple(_suit_cards(suit) for suit in range(4))
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, lowest id first (so suit by suit, each by rank)."""
+    c0, c1, c2, c3 = _SUIT_CARDS
+    return c0[mask & 8191] + c1[mask >> 13 & 8191] + c2[mask >> 26 & 8191] + c3[mask >> 39 & 8191]
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The mask of some cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
 _PLAY_EVENTS: tuple[dict[int, tuple[int, int]], ...] = tuple(
     {c: (seat, c) for c in range(CARDS)} for seat in range(SEATS))
 """Per seat, the event of playing each card: one shared tuple, appended to the actions and the
@@ -82,20 +114,32 @@ class SpadesView(View):
 class SpadesState(HandState):
     """One hand of Spades on one replica.
 
-    Deck position ``k`` is dealt to seat ``(dealer + 1 + k) % 4``.  ``_hs[seat][suit]`` is the sorted
-    list of the cards of that suit this replica knows in that seat's hand (all of them, with full
-    information).  ``_k`` is the number of cards in the current trick.  The hot paths use literals:
-    39 is the lowest spade (``SPADE0``), 13 the cards per suit, 52 the first bid action.
+    Deck position ``k`` is dealt to seat ``(dealer + 1 + k) % 4``.  The fields a search reads (and
+    never writes; only ``apply`` and the dealing change them):
+
+    * ``hmask[seat]``: the cards this replica knows in that seat's hand, as a mask (bit ``c`` for card
+      ``c``; all of them, with full information); ``vmask[seat]``: the suits it showed it lacks (bit
+      ``suit``);
+    * ``ntrick``: the cards in the current trick; ``led`` its suit, ``best``/``best_seat`` the card
+      winning it so far and its seat (meaningful while ``ntrick`` > 0);
+    * ``taken[seat]``: the tricks it took; ``bid_values[seat]``: its bid (0 nil, -1 not yet made);
+    * ``legal_mask()``: the cards the seat to act may play, as a mask.
+
+    The hot paths use literals: 39 is the lowest spade (``SPADE0``), 13 the cards per suit, 52 the first
+    bid action.
     """
 
-    __slots__ = ("_actions", "_bags", "_best", "_best_seat", "_bids", "_broken", "_dealer", "_dummies",
-                 "_fast", "_full", "_hidden", "_hs", "_k", "_led", "_phase", "_public", "_result",
-                 "_scores", "_tricks", "card_at", "need", "rules", "setup", "to_act")
+    __slots__ = ("_actions", "_bags", "_broken", "_dealer", "_dummies", "_fast", "_full", "_hidden",
+                 "_phase", "_public", "_result", "_scores", "best", "best_seat", "bid_values", "card_at",
+                 "hmask", "led", "need", "ntrick", "rules", "setup", "taken", "to_act", "vmask")
 
     rules: SpadesConfig
     to_act: int
     need: Need | None
-    _hs: list[list[list[Card]]]
+    hmask: list[int]
+    vmask: list[int]
+    taken: list[int]
+    bid_values: list[int]
     _hidden: tuple[tuple[int, tuple[int, ...]], ...]
     _result: HandResult | None
 
@@ -119,16 +163,17 @@ class SpadesState(HandState):
         self._scores = scores
         self._bags = bags
         self._phase = _DEAL
-        self._bids = [-1, -1, -1, -1]
-        self._hs = _NO_HANDS
+        self.bid_values = [-1, -1, -1, -1]
+        self.hmask = [0, 0, 0, 0]
+        self.vmask = [0, 0, 0, 0]
         self._full = False
         self._fast = False
-        self._k = 0
-        self._led = 0
-        self._best = 0
-        self._best_seat = 0
+        self.ntrick = 0
+        self.led = 0
+        self.best = 0
+        self.best_seat = 0
         self._broken = False
-        self._tricks = [0, 0, 0, 0]
+        self.taken = [0, 0, 0, 0]
         self._hidden = ()
         self._result = None
 
@@ -138,7 +183,9 @@ class SpadesState(HandState):
         new = _new(SpadesState)
         new.rules = self.rules
         new.setup = self.setup
-        new.card_at = self.card_at[:]
+        # once every card is known the deal never changes (nothing is dealt, observed or revealed
+        # into it again), so the clones of a full-information state share it: a search's copies
+        new.card_at = self.card_at if self._full else self.card_at[:]
         new._public = self._public[:]
         new._actions = self._actions[:]
         new.to_act = self.to_act
@@ -147,16 +194,17 @@ class SpadesState(HandState):
         new._scores = self._scores
         new._bags = self._bags
         new._phase = self._phase
-        new._bids = self._bids[:]
-        new._hs = [[h[0][:], h[1][:], h[2][:], h[3][:]] for h in self._hs]
+        new.bid_values = self.bid_values[:]
+        new.hmask = self.hmask[:]
+        new.vmask = self.vmask[:]
         new._full = self._full
         new._fast = self._fast
-        new._k = self._k
-        new._led = self._led
-        new._best = self._best
-        new._best_seat = self._best_seat
+        new.ntrick = self.ntrick
+        new.led = self.led
+        new.best = self.best
+        new.best_seat = self.best_seat
         new._broken = self._broken
-        new._tricks = self._tricks[:]
+        new.taken = self.taken[:]
         new._hidden = self._hidden
         new._result = self._result
         new._dummies = self._dummies
@@ -169,21 +217,37 @@ class SpadesState(HandState):
             if self._phase != _PLAY:
                 return list(_BIDS) if self._phase == _BID else []
             self._check_known()
-        h = self._hs[self.to_act]
-        if self._k:
-            cards = h[self._led]
-            if cards:
-                return cards[:]
-            return [*h[0], *h[1], *h[2], *h[3]]
+        h = self.hmask[self.to_act]
+        c0, c1, c2, c3 = _SUIT_CARDS
+        if self.ntrick:
+            led = self.led
+            f = h >> 13 * led & 8191
+            if f:
+                return list(_SUIT_CARDS[led][f])
+        elif not self._broken and h & 0x7FFFFFFFFF:  # holds a card that is not a spade
+            return [*c0[h & 8191], *c1[h >> 13 & 8191], *c2[h >> 26 & 8191]]
+        return [*c0[h & 8191], *c1[h >> 13 & 8191], *c2[h >> 26 & 8191], *c3[h >> 39]]
+
+    def legal_mask(self) -> int:
+        """The cards the seat to act may play, as a mask (S5-S7; 0 outside the play): the suit led if
+        it holds any, else any card; a lead is any card but a spade before spades are broken, unless
+        it holds nothing else.  The same cards as ``legal_actions``, without building a list."""
+        if not self._fast:  # not playing, or a seat's cards are unknown here
+            if self._phase != _PLAY:
+                return 0
+            self._check_known()
+        h = self.hmask[self.to_act]
+        if self.ntrick:
+            return h & SUIT_MASK[self.led] or h
         if self._broken:
-            return [*h[0], *h[1], *h[2], *h[3]]
-        return [*h[0], *h[1], *h[2]] or h[3][:]
+            return h
+        return h & NON_SPADES or h
 
     def _check_known(self) -> None:
         seat = self.to_act
         plays = len(self._actions) - SEATS
         played_now = 1 if (seat - self._leader()) % SEATS < plays % SEATS else 0
-        if sum(map(len, self._hs[seat])) != TRICKS - plays // SEATS - played_now:
+        if self.hmask[seat].bit_count() != TRICKS - plays // SEATS - played_now:
             raise GameError(f"the cards of seat {seat} are not known here")
 
     def _leader(self) -> int:
@@ -199,8 +263,8 @@ class SpadesState(HandState):
         if self._phase != _OVER:
             return None
         if self._result is None:
-            bids = tuple(self._bids)
-            tricks = tuple(self._tricks)
+            bids = tuple(self.bid_values)
+            tricks = tuple(self.taken)
             teams = score_hand(bids, tricks, self._scores, self._bags, self.rules.failed_nil_tricks)
             self._result = HandResult(self._dealer, bids, tricks, teams)
         return self._result
@@ -218,49 +282,47 @@ class SpadesState(HandState):
                 ev = _PLAY_EVENTS[seat][action]
             except (KeyError, TypeError):
                 raise self._malformed(action) from None
-            action = ev[1]
-            h = self._hs[seat]
-            cards = h[action // 13]
-            try:
-                cards.remove(action)  # put back below if a rule forbids the card
-            except ValueError:
+            hm = self.hmask
+            h = hm[seat]
+            bit = 1 << action
+            if not h & bit:
                 raise self._illegal(f"seat {seat} does not hold {card_text(action)} (or it was not "
-                                    "revealed)", "S1") from None
-            k = self._k
+                                    "revealed)", "S1")
+            k = self.ntrick
             if k:
-                led = self._led
-                if cards is not h[led]:
-                    if h[led]:
-                        insort(cards, action)
+                led = self.led
+                if action // 13 != led:
+                    if h >> 13 * led & 8191:
                         raise self._illegal(f"{card_text(action)} does not follow suit: seat {seat} "
                                             f"holds {SUIT_NAMES[led]}", "S6")
+                    self.vmask[seat] |= 1 << led
                     if action >= 39:
                         self._broken = True
-                        if action > self._best:
-                            self._best = action
-                            self._best_seat = seat
-                elif action > self._best:
-                    self._best = action
-                    self._best_seat = seat
+                        if action > self.best:
+                            self.best = action
+                            self.best_seat = seat
+                elif action > self.best:
+                    self.best = action
+                    self.best_seat = seat
             else:
                 if action >= 39:
                     if not self._broken:
-                        if h[0] or h[1] or h[2]:
-                            insort(cards, action)
+                        if h & 0x7FFFFFFFFF:
                             raise self._illegal(f"spades are not broken: seat {seat} may not lead "
                                                 f"{card_text(action)} while holding another suit", "S7")
                         self._broken = True
-                    self._led = 3
+                    self.led = 3
                 else:
-                    self._led = action // 13
-                self._best = action
-                self._best_seat = seat
+                    self.led = action // 13
+                self.best = action
+                self.best_seat = seat
+            hm[seat] = h ^ bit
             self._actions.append(ev)
             self._public.append(ev)
             if k == 3:
-                self._k = 0
-                w = self._best_seat
-                self._tricks[w] += 1
+                self.ntrick = 0
+                w = self.best_seat
+                self.taken[w] += 1
                 if len(self._actions) == 56:
                     self._phase = _OVER
                     self._fast = False
@@ -268,7 +330,7 @@ class SpadesState(HandState):
                 else:
                     self.to_act = w
             else:
-                self._k = k + 1
+                self.ntrick = k + 1
                 self.to_act = _NEXT[seat]
             return
         if self._phase == 1:  # _BID
@@ -280,7 +342,7 @@ class SpadesState(HandState):
             ev = (seat, action)
             self._actions.append(ev)
             self._public.append(ev)
-            self._bids[seat] = action - BID0
+            self.bid_values[seat] = action - BID0
             if len(self._actions) == SEATS:
                 self._phase = _PLAY
                 self._fast = self._full
@@ -313,7 +375,7 @@ class SpadesState(HandState):
         if need is None:
             raise FulfilError("nothing is awaited from the dealer now")
         ca = self.card_at
-        hs: list[list[list[Card]]] = []
+        hm: list[int] = []
         st = (-self._dealer - 1) % SEATS
         if len(values) == CARDS and ca.count(UNKNOWN) == CARDS:
             # every card at once (a full-information replica): check it is a permutation of the deck
@@ -322,18 +384,11 @@ class SpadesState(HandState):
             except (KeyError, TypeError):
                 self._check_values(values)
                 raise
-            c0 = sorted(new[st::4])
-            c1 = sorted(new[(st + 1) & 3::4])
-            c2 = sorted(new[(st + 2) & 3::4])
-            c3 = sorted(new[(st + 3) & 3::4])
             if set(new) != _DECK_SET:
                 self._check_values(values)
                 raise FulfilError("the cards given are not the 52 cards of the deck")
-            for cards in (c0, c1, c2, c3):
-                i = bisect_left(cards, 13)
-                j = bisect_left(cards, 26, i)
-                m = bisect_left(cards, 39, j)
-                hs.append([cards[:i], cards[i:j], cards[j:m], cards[m:]])
+            bit = BIT.__getitem__
+            hm.extend(sum(map(bit, new[(st + seat) & 3::4])) for seat in range(SEATS))  # distinct cards
             self._full = True
         else:
             self._check_values(values)
@@ -341,10 +396,10 @@ class SpadesState(HandState):
             for p, c in values.items():
                 new[p] = c
             for seat in range(SEATS):
-                hs.append(_by_suit([c for c in new[(st + seat) & 3::4] if c != UNKNOWN]))
+                hm.append(mask_of(c for c in new[(st + seat) & 3::4] if c != UNKNOWN))
             self._full = UNKNOWN not in new
         ca[:] = new
-        self._hs = hs
+        self.hmask = hm
         self.need = None
         assert isinstance(need, Deal)
         self._public.append(("deal", need.hands))
@@ -376,7 +431,7 @@ class SpadesState(HandState):
         before = self.card_at[position] if isinstance(position, int) and 0 <= position < CARDS else UNKNOWN
         super().observe(position, c)
         if before == UNKNOWN and self._phase != _DEAL:
-            insort(self._hs[owner_of(position, self._dealer)][c // 13], c)
+            self.hmask[owner_of(position, self._dealer)] |= BIT[c]
             self._full = UNKNOWN not in self.card_at
             self._fast = self._full and self._phase == _PLAY
 
@@ -417,13 +472,13 @@ class SpadesState(HandState):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
             raise GameError(f"no seat {seat!r} in Spades (seats 0-3)")
         masked = self.clone()
-        ca = masked.card_at
+        ca = masked.card_at = self.card_at[:]  # its own: the hidden cards are masked below
         dummies = self._dummies
         hidden = [(s, ps) for s, ps in self._in_hand() if s != seat and s not in dummies]
         for s, ps in hidden:
             for p in ps:
                 ca[p] = UNKNOWN
-            masked._hs[s] = [[], [], [], []]
+            masked.hmask[s] = 0
         if self._phase == _DEAL:
             unknown = tuple(p for p in range(CARDS) if ca[p] == UNKNOWN)
         else:
@@ -454,12 +509,12 @@ class SpadesState(HandState):
         last = tuple(tricks[done - 1]) if done else ()
         leader = -1 if self._phase < _PLAY else self._leader()
         bids = self.bids
-        contracts = (max(self._bids[0], 0) + max(self._bids[2], 0),
-                     max(self._bids[1], 0) + max(self._bids[3], 0))
+        contracts = (max(self.bid_values[0], 0) + max(self.bid_values[2], 0),
+                     max(self.bid_values[1], 0) + max(self.bid_values[3], 0))
         return SpadesView(
             seat=seat, to_act=self.to_act, hand=hand, legal_actions=legal, unknown_positions=unknown,
             unseen_cards=unseen, _masked=masked, dealer=self._dealer, bids=bids, contracts=contracts,
-            leader=leader, trick=trick, last_trick=last, tricks_won=tuple(self._tricks),
+            leader=leader, trick=trick, last_trick=last, tricks_won=tuple(self.taken),
             spades_broken=self._broken, played=played,
             voids=tuple(tuple(sorted(v)) for v in voids), scores=self._scores, bags=self._bags,
             phase=PHASE_NAMES[self._phase], seats=_ALL_SEATS,
@@ -468,11 +523,13 @@ class SpadesState(HandState):
 
     def _after_determinize(self) -> None:
         ca = self.card_at
-        hs = self._hs
+        hm = self.hmask
+        bit = BIT.__getitem__
         for seat, ps in self._hidden:
-            known = [c for cards in hs[seat] for c in cards]
-            known.extend(c for c in (ca[p] for p in ps) if c != UNKNOWN)
-            hs[seat] = _by_suit(known)
+            cards = [ca[p] for p in ps]
+            if UNKNOWN in cards:
+                cards = [c for c in cards if c != UNKNOWN]
+            hm[seat] |= sum(map(bit, cards))  # distinct cards: their bits add up to the mask
         self._hidden = ()
         self._full = UNKNOWN not in ca
         self._fast = self._full and self._phase == _PLAY
@@ -517,11 +574,16 @@ class SpadesState(HandState):
     @property
     def bids(self) -> tuple[int | None, ...]:
         """Each seat's bid (0 is nil), None while not made."""
-        return tuple(None if b < 0 else b for b in self._bids)
+        return tuple(None if b < 0 else b for b in self.bid_values)
+
+    @property
+    def bags(self) -> tuple[int, int]:
+        """Each team's bags carried into this hand."""
+        return self._bags
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
-        return tuple(self._tricks)
+        return tuple(self.taken)
 
     @property
     def spades_broken(self) -> bool:
@@ -544,16 +606,7 @@ class SpadesState(HandState):
         """The cards this replica knows in ``seat``'s hand, sorted."""
         if self._phase == _DEAL:
             return ()
-        return tuple(c for cards in self._hs[seat] for c in cards)
-
-
-def _by_suit(cards: list[Card]) -> list[list[Card]]:
-    """Cards split into the four suits, each sorted."""
-    cards.sort()
-    i = bisect_left(cards, 13)
-    j = bisect_left(cards, 26, i)
-    k = bisect_left(cards, 39, j)
-    return [cards[:i], cards[i:j], cards[j:k], cards[k:]]
+        return cards_of(self.hmask[seat])
 
 
 def trick_winner(trick: list[tuple[int, Card]] | tuple[tuple[int, Card], ...]) -> int:
