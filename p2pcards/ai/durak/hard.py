@@ -134,21 +134,7 @@ def club_policy(s: DurakState) -> int:
     phase = s.phase
     talon = len(s.talon)
     if phase == P_LEAD:
-        beat = BEATERS[trump]
-        other = s.hmask[s.defender]
-        late = talon <= 2
-        best, bc = -1, 1e9
-        for c in cards_of(hand):
-            v = float(st[c])
-            if v < 13:
-                v -= 1.5 * ((hand & RANK_MASK[c % 13]).bit_count() - 1)
-            elif talon:
-                v += 4 + talon / 4
-            if late and not other & beat[c]:
-                v -= 8
-            if v < bc:
-                best, bc = c, v
-        return A.ATTACK + best
+        return A.ATTACK + _habit_lead(hand, trump, st, talon, s.hmask[s.defender])
     if phase == P_DEFEND:
         u = -1
         for a, d in zip(s.att, s.dfn, strict=True):
@@ -158,12 +144,7 @@ def club_policy(s: DurakState) -> int:
         m = hand & BEATERS[trump][u]
         if not m:
             return A.TAKE
-        ranks = s.ranks
-        best, bv = -1, 1e9
-        for c in cards_of(m):
-            v = st[c] - (0.5 if ranks >> (c % 13) & 1 else 0.0)
-            if v < bv:
-                best, bv = c, v
+        best = _habit_beat(m, st, s.ranks)
         if talon >= 8 and best // 13 == trump and best % 13 >= 9 and len(s.att) <= 2:
             weight = 0
             cheap = True
@@ -519,16 +500,21 @@ class HardPlayer:
         return end_value(s, me)
 
 
-def _habit_lead(held: int, trump: int, st: list[int], talon: int) -> int:
-    """Normal's lead from ``held`` with ``talon`` (> 2) cards left to draw: the cheapest card, a
-    plain card cheaper for each other card of its rank, a trump dearer by 4 + talon / 4."""
+def _habit_lead(held: int, trump: int, st: list[int], talon: int, defender: int = 0) -> int:
+    """Normal's lead from ``held`` with ``talon`` cards left to draw: the cheapest card, a plain card
+    cheaper for each other card of its rank, a trump dearer by 4 + talon / 4 while there is a talon;
+    with 2 cards or fewer left, a card the ``defender``'s hand (a mask) cannot beat first."""
+    beat = BEATERS[trump]
+    late = talon <= 2
     best, bc = -1, 1e9
     for c in cards_of(held):
         v = float(st[c])
-        if c // 13 != trump:
+        if v < 13:
             v -= 1.5 * ((held & RANK_MASK[c % 13]).bit_count() - 1)
-        else:
+        elif talon:
             v += 4 + talon / 4
+        if late and not defender & beat[c]:
+            v -= 8
         if v < bc:
             best, bc = c, v
     return best
