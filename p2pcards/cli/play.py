@@ -33,7 +33,7 @@ from p2pcards.cli import games as saved_games
 from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules, think_time
 from p2pcards.cli.pager import page
 from p2pcards.cli.rules import rules_page, rules_text
-from p2pcards.cli.screen import menu, questions, words
+from p2pcards.cli.screen import menu, questions
 from p2pcards.cli.screen.helptext import help_text
 from p2pcards.cli.screen.output import Terminal
 from p2pcards.cli.screen.screen import GameScreen, renders
@@ -567,7 +567,7 @@ class Session:
 
 @renders(Thinking)
 def _thinking(screen: GameScreen, event: Thinking) -> None:
-    screen.activity(f"{screen.names[event.seat]} {words.verb(screen.names[event.seat], 'is')} thinking…")
+    screen.thinking(event.seat)
 
 
 @renders(Notice)

@@ -67,6 +67,15 @@ def test_every_event_of_a_whole_match_fits_the_schema(
         assert any(e["table"].get("trump") for e in moves)
     if game == "durak":
         assert isinstance(move["table"]["talon"], int) and isinstance(move["table"]["table"], list)
+    # A program can show whom the table waits for: every move of a computer is announced first.
+    announced = None
+    for e in events:
+        if e["event"] == "thinking":
+            announced = e["seat"]
+            assert e["name"] == events[0]["seats"][e["seat"]]["name"]
+        elif e["event"] == "move":
+            assert announced == e["seat"], e
+            announced = None
 
 
 def test_a_player_s_mistakes_commands_and_quit_fit_the_schema(

@@ -647,8 +647,7 @@ def _peer(screen: GameScreen, event: PeerUp | PeerDown) -> None:
 
 @renders(Thinking)
 def _thinking(screen: GameScreen, event: Thinking) -> None:
-    name = screen.names[event.seat]
-    screen.activity(f"{name} {words.verb(name, 'is')} thinking…")
+    screen.thinking(event.seat)
 
 
 @renders(BotError)

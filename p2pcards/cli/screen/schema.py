@@ -49,6 +49,7 @@ SCHEMA: dict[str, dict[str, Type]] = {
     "returning": {"hand": int},
     "away": {"hands": int, "first_hand": int, "verdicts": list, "why": (str, N)},
     "notice": {"seat?": (int, N), "message": str},
+    "thinking": {"seat": int, "name": str},
     "error": {"input": str, "message": str},
     "help": {"text": str},
     "rules": {"game": str, "text": str},

@@ -259,6 +259,13 @@ class GameScreen:
         self.term.emit({"event": "error", "input": raw, "message": message})
         self.say(Text(message, style="yellow"))
 
+    def thinking(self, seat: int) -> None:
+        """A computer player of ``seat`` is choosing its move: said on the spinner line, and to a
+        program (``--json``) as an event, so that it can show who the table waits for."""
+        name = self.names[seat]
+        self.term.emit({"event": "thinking", "seat": seat, "name": name})
+        self.activity(f"{name} {words.verb(name, 'is')} thinking…")
+
     def note(self, message: str, seat: int | None = None) -> None:
         self.term.emit({"event": "notice", "seat": seat, "message": message})
         self.say(Text(message, style="yellow"))
