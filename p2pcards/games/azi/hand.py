@@ -16,7 +16,12 @@ The flow of a hand (``phase``):
 * ``BID`` (A6-A9): the bidding for the lead.  A blind seat may ``look`` first (a ``Disclose``
   need, then the same seat acts again).
 * ``DISCLOSE`` (chance): the seats still blind when the bidding ends see their cards, in turn.
-* ``PLAY`` (A10-A12): tricks until a seat has two, or three tricks one each (azi, A14).
+* ``PLAY`` (A10-A12): tricks until a seat has two, or three tricks one each (azi, A14).  The rules of
+  a card played (``legal_mask``, ``power``) are in ``play``.
+
+For a search, a state that knows every card makes two kinds of copies: ``search_copy`` (the whole
+hand without history, where a look needs no chance step) and ``play_copy`` (the rest of the play
+as a ``play.AziPlay``, bit masks and no positions).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any, Self
 from p2pcards.games.azi import actions as act
 from p2pcards.games.azi import bidding
 from p2pcards.games.azi.config import AziConfig
+from p2pcards.games.azi.play import AziPlay, legal_mask, play_actions, power
 from p2pcards.games.azi.result import AziResult, settle_pot
 from p2pcards.games.azi.view import AziView
 from p2pcards.games.base import (
@@ -39,6 +45,7 @@ from p2pcards.games.base import (
     Disclose,
     FulfilError,
     GameError,
+    HandRecord,
     HandState,
     Need,
     Reveal,
@@ -167,6 +174,8 @@ class AziHand(HandState):
         self.qi = 0
         self.azi = azi
         self._result: AziResult | None = None
+        self._searching = False
+        """A search copy (``search_copy``): no history kept, cards seen at once."""
         self._need: Need | None = None
         self._turn = CHANCE
         self.phase = DEAL
@@ -270,13 +279,55 @@ class AziHand(HandState):
             return []
         ph = self.phase
         if ph == PLAY:
-            return [act.PLAY0 + c for c in self._playable(s)]
+            return list(play_actions(self._playable(s)))
         if ph == BID:
             return bidding.actions(self, s)
         if ph == DISCARD:
             slots = [act.DISCARD0 + k for k in range(len(self.hands[s]))]
             return [act.LOOK, *slots] if self.blind[s] else slots
         return [act.BUYIN, act.DECLINE]
+
+    # ------------------------------------------------------------------ search copies
+
+    def search_copy(self) -> AziHand:
+        """A clone for the many trials of a search, of a state that knows every card in the hands
+        (a determinized one): it plays on as usual, except that it keeps no history (no digest, no
+        record) and a seat that looks sees its cards at once, with no chance step."""
+        new = self.clone()
+        new.forget_history()
+        return new
+
+    def forget_history(self) -> None:
+        """Make this state a search copy (see ``search_copy``) in place."""
+        self._searching = True
+        self._public = []
+        self._actions = []
+
+    def play_copy(self) -> AziPlay:
+        """The rest of the play as an ``AziPlay`` (every card of the seats in play must be known)."""
+        if self.phase != PLAY:
+            raise GameError("a play copy is made in the play")
+        ca = self.card_at
+        masks = [0] * self.n
+        for s, ps in enumerate(self.hands):
+            for p in ps:
+                c = ca[p]
+                if c == UNKNOWN:
+                    raise GameError(f"the cards of seat {s} are not known here")
+                masks[s] |= 1 << c
+        order = tuple(s for s in range(self.n) if self.inhand[s] and not self.folded[s])
+        return AziPlay(masks, order, self._turn, self.trick, list(self.won), self.trump_suit,
+                       self.top_card)
+
+    def digest(self) -> bytes:
+        if self._searching:
+            raise GameError("a search copy keeps no history: it has no digest")
+        return super().digest()
+
+    def record(self) -> HandRecord:
+        if self._searching:
+            raise GameError("a search copy keeps no history: it has no record")
+        return super().record()
 
     def reveals(self, action: Action) -> tuple[int, ...]:
         s = self._turn
@@ -399,6 +450,10 @@ class AziHand(HandState):
 
     def _look(self, s: int) -> None:
         self.blind[s] = False
+        if self._searching:  # every card is known: nothing to disclose
+            if self.phase == DISCLOSE:
+                self._next_disclose()
+            return
         self._need = Disclose(s, tuple(p for p in self.hands[s] if not self.pub[p]))
         self._turn = CHANCE
 
@@ -420,8 +475,9 @@ class AziHand(HandState):
             self._apply_discard(s, action)
         else:
             self._apply_buyin(s, action)
-        self._actions.append((s, action))
-        self._public.append(("act", s, action))
+        if not self._searching:
+            self._actions.append((s, action))
+            self._public.append(("act", s, action))
 
     def _apply_buyin(self, s: int, a: Action) -> None:
         if a not in (act.BUYIN, act.DECLINE):
@@ -460,6 +516,10 @@ class AziHand(HandState):
         """What seat ``s`` pays to call the highest bet (half, rounded up, while blind: A7)."""
         return bidding.call_cost(self, s)
 
+    def call_action(self, s: int) -> Action:
+        """How seat ``s`` calls the highest bet: ``call``, or ``allin`` when it cannot pay it (A9)."""
+        return bidding.call_action(self, s)
+
     def min_bet(self, s: int) -> int:
         """The smallest opening bet of seat ``s`` (the ante; half of it, rounded up, while blind)."""
         return bidding.min_bet(self, s)
@@ -490,17 +550,15 @@ class AziHand(HandState):
 
     # ---- play
 
-    def _playable(self, s: int) -> list[Card]:
+    def _playable(self, s: int) -> int:
+        """The cards seat ``s`` may play (of those this replica knows), as a mask (``play.legal_mask``)."""
         ca = self.card_at
-        mine = sorted(c for p in self.hands[s] if (c := ca[p]) != UNKNOWN)
-        if not self.trick_pos:
-            return mine
-        led = ca[self.trick_pos[0]] // 13
-        follow = [c for c in mine if c // 13 == led]
-        if follow:
-            return follow
-        trumps = [c for c in mine if c // 13 == self.trump_suit]
-        return trumps or mine
+        mine = 0
+        for p in self.hands[s]:
+            if (c := ca[p]) != UNKNOWN:
+                mine |= 1 << c
+        led = ca[self.trick_pos[0]] // 13 if self.trick_pos else -1
+        return legal_mask(mine, led, self.trump_suit)
 
     def _apply_play(self, s: int, a: Action) -> None:
         if not act.PLAY0 <= a < act.PLAY0 + 52:
@@ -514,20 +572,18 @@ class AziHand(HandState):
                 pos = p
         if pos < 0:
             raise self._illegal(f"seat {s} does not hold {card_text(c)}", "A2")
-        if self.trick_pos:
+        if not self._playable(s) >> c & 1:  # say which card it had to play instead
             led = ca[self.trick_pos[0]] // 13
-            if c // 13 != led:
-                trump = self.trump_suit
-                for p in hand:
-                    v = ca[p]
-                    if v != UNKNOWN and p != pos and v // 13 == led:
-                        raise self._illegal(f"seat {s} must follow suit with {card_text(v)}", "A10")
-                if c // 13 != trump:
-                    for p in hand:
-                        v = ca[p]
-                        if v != UNKNOWN and p != pos and v // 13 == trump:
-                            raise self._illegal(f"seat {s} cannot follow suit and must play a trump "
-                                                f"({card_text(v)})", "A10")
+            trump = self.trump_suit
+            for p in hand:
+                v = ca[p]
+                if v != UNKNOWN and p != pos and v // 13 == led:
+                    raise self._illegal(f"seat {s} must follow suit with {card_text(v)}", "A10")
+            for p in hand:
+                v = ca[p]
+                if v != UNKNOWN and p != pos and v // 13 == trump:
+                    raise self._illegal(f"seat {s} cannot follow suit and must play a trump "
+                                        f"({card_text(v)})", "A10")
         hand.remove(pos)
         self.pub[pos] = True
         self.trick_pos.append(pos)
@@ -542,11 +598,7 @@ class AziHand(HandState):
 
     def power(self, c: Card, led: int) -> int:
         """How strong ``c`` is in a trick led in suit ``led`` (A3, A11); -1 cannot win it."""
-        if c == self.top_card:
-            return 100
-        if c // 13 == self.trump_suit:
-            return 50 + c % 13
-        return c % 13 if c // 13 == led else -1
+        return power(c, led, self.trump_suit, self.top_card)
 
     def _end_trick(self) -> None:
         ca = self.card_at
