@@ -9,15 +9,18 @@
   stay where Normal would have folded by 0.1.  Deals are kept by rejection on that weight (drawn from
   the player's own ``Rng``), as long as the decision's budget lasts (``Sampler.deals``); if none
   survives, the most likely rejected one is used.
-* **Play**: on every sample the rest of the hand is searched in full (``solver``: max^n, three tricks
-  at most) for each legal card; it plays the card with the best average payoff.
+* **On the engine**: each sample is the view made whole (``Sampler.state``: ``view.determinize``
+  with the sampled cards), an ``AziHand`` that knows every card.  Nothing here repeats a rule.
+* **Play**: on every sample the rest of the hand is searched in full on the engine's play copy
+  (``solver``: max^n, three tricks at most) for each legal card; it plays the card with the best
+  average payoff.
 * **Bidding**: while blind it looks first.  Then each candidate (fold, call or the opening minimum,
   raises of one ante, two antes, and half, one, two and four times the pot, ``POT_RAISES``) is
-  played out on every sample: the other seats answer by Normal's rule with their sampled cards (a
-  blind one looks when Normal would), round after round until everyone has called, Hard calling
-  any re-raise; then the hand is
-  played exactly among those left, with the last raiser leading.  Its value is the pot share won
-  minus the chips it costs.  It takes the best average.
+  applied to a clone of the sample's search copy and the bidding played out on it: the other seats
+  answer by Normal's rule with their sampled cards (``answer``: a blind one looks when Normal
+  would), Hard calling any re-raise, until the engine ends the bidding; the engine decides what
+  each bet costs, who is all-in and who leads.  Then the play among those left is searched exactly.
+  Its value is the pot share won minus the chips it costs.  It takes the best average.
 * **Bluffs**: when the best choice is to fold or call and a raise is legal and its estimated value
   is within ``BLUFF_SLACK`` antes of the best, it raises anyway with probability ``BLUFF_RATE``
   (its own seeded ``Rng``).  ``bluffs`` / ``bids`` count them (see docs/ai.md for the measured rate).
@@ -46,13 +49,13 @@ from p2pcards.ai.azi.common import (
     win_chance,
 )
 from p2pcards.ai.azi.normal import discard
-from p2pcards.ai.azi.solver import root_cards, solve
+from p2pcards.ai.azi.solver import best_play, solve
 from p2pcards.ai.budget import Tally, Work, units_for
 from p2pcards.ai.sampling import sample_assignment
 from p2pcards.games.azi import AziView
 from p2pcards.games.azi import actions as act
-from p2pcards.games.azi.hand import AziHand
-from p2pcards.games.base import CHANCE, UNKNOWN, Action, Deal, Rules
+from p2pcards.games.azi.hand import BID, AziHand
+from p2pcards.games.base import CHANCE, TERMINAL, UNKNOWN, Action, Deal, Rules
 from p2pcards.games.cards import Card
 from p2pcards.games.rng import Rng
 
@@ -87,10 +90,16 @@ class Sampler:
         v = t.view
         self.me = t.seat
         groups: list[int] = []
+        slots: list[int] = []
+        ca = t.masked.card_at
         for s in range(t.n):
             if s in t.active or s == self.me:
                 groups += [s] * t.hidden[s]
+                slots += [p for p in t.masked.hands[s] if ca[p] == UNKNOWN]
         self.groups = groups
+        """The seat of each hidden card, seat by seat."""
+        self.slots = slots
+        """The position of each hidden card (in the order of ``groups``)."""
         self.voids = v.voids
         self.unseen = v.unseen_cards
         played: list[list[Card]] = [[] for _ in range(t.n)]
@@ -109,6 +118,16 @@ class Sampler:
         for g, c in zip(self.groups, cards, strict=True):
             out[g].append(c)
         return out
+
+    def state(self, hands: Hands) -> AziHand:
+        """The engine's state of a deal: the view made whole with the sampled cards of ``hands``."""
+        known = self.t.known
+        cards: list[Card] = []
+        for s in dict.fromkeys(self.groups):
+            cards += hands[s][len(known[s]):]
+        st = self.t.view.determinize(dict(zip(self.slots, cards, strict=True)))
+        assert isinstance(st, AziHand)
+        return st
 
     def w(self, key: int, hands: Hands, seat: int, players: int) -> tuple[float, float]:
         """Normal's two estimates for ``seat`` holding its sampled cards (cached per deal)."""
@@ -205,29 +224,6 @@ def bid_history(t: Table) -> list[tuple[int, str, Spot]]:
     return out
 
 
-class _Snap:
-    """The bidding as it stands, for playing candidates out on a sample."""
-
-    __slots__ = ("active", "ante", "blind", "lead", "level", "n", "pot", "raises", "stack", "vbet")
-
-    def __init__(self, v: AziView, ante: int) -> None:
-        self.level = v.level
-        self.vbet = list(v.bets)
-        self.stack = list(v.stacks)
-        self.blind = list(v.blind)
-        self.active = [s for s in range(len(v.in_hand)) if v.in_hand[s]]
-        self.raises = list(v.raises)
-        self.lead = v.lead_claim
-        self.pot = v.pot
-        self.ante = ante
-        self.n = len(v.in_hand)
-
-
-def _cost(level: int, vbet: int, blind: bool) -> int:
-    gap = level - vbet
-    return (gap + 1) // 2 if blind else gap
-
-
 class HardPlayer:
     level = "hard"
 
@@ -273,24 +269,18 @@ class HardPlayer:
         cards = plays(v.legal_actions)
         if len(cards) == 1:
             return act.play(cards[0])
-        seats = list(t.active)
-        idx = {s: i for i, s in enumerate(seats)}
-        me = idx[t.seat]
-        trick = [(idx[s], c) for s, c in v.trick]
-        tricks = [v.tricks[s] for s in seats]
-        led = v.trick[0][1] // 13 if v.trick else -1
+        me = t.seat
         tally = Tally(len(cards))
         work = self.work
         nodes = [0]
-        for _, hands in Sampler(t, work).deals(self.rng, work):
-            hs = [list(hands[s]) for s in seats]
-            opts = root_cards(hs[me], led, t.trump)
+        sampler = Sampler(t, work)
+        for _, hands in sampler.deals(self.rng, work):
             nodes[0] = 0
-            vecs = solve(hs, me, trick, list(tricks), t.trump, t.top, me, nodes)
+            scored = solve(sampler.state(hands).play_copy(), me, nodes)
             work.spend(nodes[0])
             values = [0.0] * len(cards)
-            for c, vec in zip(opts, vecs, strict=True):
-                values[cards.index(c)] = vec[me]
+            for a, vec in scored:
+                values[cards.index(a - act.PLAY0)] = vec[me]
             tally.add(values)
             if tally.settled(work):
                 break
@@ -344,17 +334,17 @@ class HardPlayer:
             return act.LOOK
         cands = self.candidates(t)
         sampler = Sampler(t, self.work)
-        snap = _Snap(t.view, self.rules.option("ante"))
         tally = Tally(len(cands))
         work = self.work
         for key, hands in sampler.deals(self.rng, work):
+            deal = sampler.state(hands)
+            deal.forget_history()  # a search copy: its clones play the candidates out
             cache: dict[tuple[tuple[int, ...], int], float] = {}
             values = [0.0] * len(cands)
-            for k, (kind, _, chips) in enumerate(cands):
+            for k, (kind, action, _) in enumerate(cands):
                 if kind == FOLD:
                     continue
-                values[k] = self.outcome(t, snap, sampler, key, hands, kind, chips, snap.blind[t.seat],
-                                         cache)
+                values[k] = self.outcome(t, deal, sampler, key, hands, action, cache)
             tally.add(values)
             if tally.settled(work):
                 break
@@ -375,104 +365,48 @@ class HardPlayer:
                     return cands[r][1]
         return cands[best][1]
 
-    def outcome(self, t: Table, snap: _Snap, sampler: Sampler, key: int, hands: Hands, kind: str,
-                chips: int, blind_me: bool, cache: dict[tuple[tuple[int, ...], int], float]) -> float:
-        """The chips ``kind`` wins on one sampled deal, less what it costs from now on."""
+    def outcome(self, t: Table, deal: AziHand, sampler: Sampler, key: int, hands: Hands, action: Action,
+                cache: dict[tuple[tuple[int, ...], int], float]) -> float:
+        """The chips ``action`` wins on one sampled deal (the engine's search copy ``deal``), less
+        what it costs from now on.  The bidding is played out on a clone: the other seats answer by
+        Normal's rule with their sampled cards (``answer``), Hard calls any re-raise; the engine
+        decides what each bet costs, who is all-in and who leads.  Then the play among those left is
+        searched exactly (once per set of players and leader: ``cache``)."""
         me = t.seat
-        n = snap.n
-        level = snap.level
-        vbet = snap.vbet[:]
-        stack = snap.stack[:]
-        blind = snap.blind[:]
-        blind[me] = blind_me
-        active = snap.active[:]
-        raises = snap.raises[:]
-        lead = snap.lead
-        pot = snap.pot
-        spent = 0
-        mult_me = 2 if blind_me else 1
-        # my action
-        if kind == "allin":
-            pay = stack[me]
-            vbet[me] += pay * mult_me
-        elif level == 0:  # opening bet of ``chips``
-            pay = chips
-            level = vbet[me] = chips * mult_me
-            lead = me
-        elif kind == CALL:
-            pay = _cost(level, vbet[me], blind_me)
-            vbet[me] = level
-        else:
-            pay = _cost(level, vbet[me], blind_me) + chips
-            level += chips * mult_me
-            vbet[me] = level
-            raises[me] += 1
-            lead = me
-        stack[me] -= pay
-        pot += pay
-        spent += pay
-        # the others answer, round after round, until everyone has called
-        rounds = 0
-        while rounds < 8:
-            rounds += 1
-            acted = False
-            for i in range(1, n + 1):
-                s = (me + i) % n
-                if s not in active or stack[s] <= 0 or vbet[s] >= level:
-                    continue
-                acted = True
-                c = _cost(level, vbet[s], blind[s])
-                if s == me:  # a re-raise: Hard calls it
-                    pay = min(c, stack[s])
-                    stack[s] -= pay
-                    pot += pay
-                    spent += pay
-                    vbet[s] = level
-                    continue
-                informed = any(vbet[x] > 0 and not blind[x] for x in active if x != s)
-                spot = Spot(pot, c, True, len(active), raises[s], stack[s], snap.ante, blind[s], informed)
-                wl, wf = sampler.w(key, hands, s, len(active))
-                k2, amount = normal_bid(spot, wl, wf)
-                if k2 == LOOK:
-                    blind[s] = False
-                    c = _cost(level, vbet[s], False)
-                    spot = Spot(pot, c, True, len(active), raises[s], stack[s], snap.ante, False, informed)
-                    k2, amount = normal_bid(spot, wl, wf)
-                if k2 == FOLD:
-                    active.remove(s)
-                    if len(active) == 1:
-                        return pot - spent
-                    continue
-                if k2 == RAISE and c + amount < stack[s]:
-                    pay = c + amount
-                    level += amount * (2 if blind[s] else 1)
-                    raises[s] += 1
-                    lead = s
-                else:
-                    pay = min(c, stack[s])
-                stack[s] -= pay
-                pot += pay
-                vbet[s] = level  # called, raised or all-in: it answers no more until a raise
-            if not acted:
-                break
-        if len(active) == 1:
+        st = deal.clone()
+        chips = st.stack[me]
+        st.apply(action)
+        while st.phase == BID and st.to_act >= 0:
+            s = st.to_act
+            st.apply(st.call_action(s) if s == me else answer(st, s, sampler, key, hands))
+        spent = chips - st.stack[me]
+        pot = st.pot
+        if st.to_act == TERMINAL:  # everybody else folded
             return pot - spent
-        if lead < 0 or lead not in active:
-            lead = next(s for s in ((t.dealer + 1 + i) % n for i in range(n)) if s in active)
-        ck = (tuple(active), lead)
+        active = tuple(s for s in range(st.n) if st.inhand[s] and not st.folded[s])
+        ck = (active, st.leader)
         share = cache.get(ck)
         if share is None:
-            seats = active
-            hs = [list(hands[s]) for s in seats]
-            li = seats.index(lead)
-            mi = seats.index(me)
             nodes = [0]
-            vecs = solve(hs, li, [], [0] * len(seats), t.trump, t.top, mi, nodes)
+            share = best_play(st.play_copy(), me, nodes)[me]
             self.work.spend(nodes[0])
-            best = vecs[0]
-            for vec in vecs[1:]:
-                if vec[li] > best[li] or (vec[li] == best[li] and vec[mi] < best[mi]):
-                    best = vec
-            share = best[mi]
             cache[ck] = share
         return share * pot - spent
+
+
+def answer(st: AziHand, s: int, sampler: Sampler, key: int, hands: Hands) -> Action:
+    """Seat ``s``'s answer in the bidding by Normal's rule (``common.normal_bid``), with its sampled
+    cards: look, fold, raise Normal's size when it can pay it, else call (all-in when it cannot)."""
+    active = [x for x in range(st.n) if st.inhand[x] and not st.folded[x]]
+    cost = st.call_cost(s)
+    informed = any(st.vbet[x] > 0 and not st.blind[x] for x in active if x != s)
+    spot = Spot(st.pot, cost, True, len(active), st.raises[s], st.stack[s], st.ante, st.blind[s], informed)
+    wl, wf = sampler.w(key, hands, s, len(active))
+    kind, amount = normal_bid(spot, wl, wf)
+    if kind == LOOK:
+        return act.LOOK
+    if kind == FOLD:
+        return act.FOLD
+    if kind == RAISE and cost + amount < st.stack[s]:
+        return act.rais(amount)
+    return st.call_action(s)
