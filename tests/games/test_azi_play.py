@@ -107,3 +107,21 @@ def test_a_search_copy_bids_and_plays_as_the_hand_without_history(opts: dict[str
             a = st.record().actions[before][1]
             copy.apply(copy.parse(a) if not a.startswith("discard") else st.rules.parse_action(a))
         assert copy.to_act == TERMINAL and copy.result == st.result
+
+
+def test_a_play_copy_takes_the_cards_a_state_does_not_know() -> None:
+    for seed in range(20):
+        st, rng, deck = dealt({"players": 4, "blind": False}, seed)
+        while st.to_act != TERMINAL and st.phase_name != "play":
+            step(st, rng, deck)
+        if st.to_act == TERMINAL:
+            continue
+        view = st.view(st.to_act)
+        masked = view.determinize({})
+        assert isinstance(masked, AziHand)
+        with pytest.raises(GameError):
+            masked.play_copy()
+        cards = {p: st.card_at[p] for p in view.unknown_positions}
+        whole = masked.play_copy(cards)
+        full = st.play_copy()
+        assert (whole.hands, whole.to_act, whole.trick) == (full.hands, full.to_act, full.trick)

@@ -119,13 +119,17 @@ class Sampler:
             out[g].append(c)
         return out
 
-    def state(self, hands: Hands) -> AziHand:
-        """The engine's state of a deal: the view made whole with the sampled cards of ``hands``."""
+    def assignment(self, hands: Hands) -> dict[int, Card]:
+        """The sampled cards of ``hands`` by position (the positions this seat cannot see)."""
         known = self.t.known
         cards: list[Card] = []
         for s in dict.fromkeys(self.groups):
             cards += hands[s][len(known[s]):]
-        st = self.t.view.determinize(dict(zip(self.slots, cards, strict=True)))
+        return dict(zip(self.slots, cards, strict=True))
+
+    def state(self, hands: Hands) -> AziHand:
+        """The engine's state of a deal: the view made whole with the sampled cards of ``hands``."""
+        st = self.t.view.determinize(self.assignment(hands))
         assert isinstance(st, AziHand)
         return st
 
@@ -336,15 +340,15 @@ class HardPlayer:
         sampler = Sampler(t, self.work)
         tally = Tally(len(cands))
         work = self.work
+        now = Line(t.masked.search_copy(), t.seat, t.view.stacks[t.seat])
         for key, hands in sampler.deals(self.rng, work):
-            deal = sampler.state(hands)
-            deal.forget_history()  # a search copy: its clones play the candidates out
             cache: dict[tuple[tuple[int, ...], int], float] = {}
             values = [0.0] * len(cands)
+            cards = sampler.assignment(hands)
             for k, (kind, action, _) in enumerate(cands):
                 if kind == FOLD:
                     continue
-                values[k] = self.outcome(t, deal, sampler, key, hands, action, cache)
+                values[k] = self.outcome(t, now.then(action), sampler, key, hands, cards, cache)
             tally.add(values)
             if tally.settled(work):
                 break
@@ -365,48 +369,95 @@ class HardPlayer:
                     return cands[r][1]
         return cands[best][1]
 
-    def outcome(self, t: Table, deal: AziHand, sampler: Sampler, key: int, hands: Hands, action: Action,
-                cache: dict[tuple[tuple[int, ...], int], float]) -> float:
-        """The chips ``action`` wins on one sampled deal (the engine's search copy ``deal``), less
-        what it costs from now on.  The bidding is played out on a clone: the other seats answer by
-        Normal's rule with their sampled cards (``answer``), Hard calls any re-raise; the engine
-        decides what each bet costs, who is all-in and who leads.  Then the play among those left is
-        searched exactly (once per set of players and leader: ``cache``)."""
+    def outcome(self, t: Table, line: Line, sampler: Sampler, key: int, hands: Hands,
+                cards: dict[int, Card], cache: dict[tuple[tuple[int, ...], int], float]) -> float:
+        """The chips the bet that made ``line`` wins on one sampled deal (``hands``; ``cards`` by
+        position), less what it costs from now on.  The other seats answer by Normal's rule with
+        their sampled cards (``answer``), Hard calls any re-raise, until the engine ends the bidding.
+        Then the play among those left is searched exactly on the engine's play copy with the
+        deal's cards (once per set of players and leader: ``cache``)."""
         me = t.seat
-        st = deal.clone()
-        chips = st.stack[me]
-        st.apply(action)
-        while st.phase == BID and st.to_act >= 0:
-            s = st.to_act
-            st.apply(st.call_action(s) if s == me else answer(st, s, sampler, key, hands))
-        spent = chips - st.stack[me]
-        pot = st.pot
-        if st.to_act == TERMINAL:  # everybody else folded
-            return pot - spent
-        active = tuple(s for s in range(st.n) if st.inhand[s] and not st.folded[s])
-        ck = (active, st.leader)
+        while not line.over:
+            s = line.seat
+            if s == me:  # a re-raise: Hard calls it
+                line = line.then(line.call)
+                continue
+            wl, wf = sampler.w(key, hands, s, line.players)
+            line = line.then(answer(line, wl, wf))
+        if line.uncontested:  # everybody else folded
+            return line.pot - line.spent
+        ck = (line.active, line.leader)
         share = cache.get(ck)
         if share is None:
             nodes = [0]
-            share = best_play(st.play_copy(), me, nodes)[me]
+            share = best_play(line.state.play_copy(cards), me, nodes)[me]
             self.work.spend(nodes[0])
             cache[ck] = share
-        return share * pot - spent
+        return share * line.pot - line.spent
 
 
-def answer(st: AziHand, s: int, sampler: Sampler, key: int, hands: Hands) -> Action:
-    """Seat ``s``'s answer in the bidding by Normal's rule (``common.normal_bid``), with its sampled
-    cards: look, fold, raise Normal's size when it can pay it, else call (all-in when it cannot)."""
-    active = [x for x in range(st.n) if st.inhand[x] and not st.folded[x]]
-    cost = st.call_cost(s)
-    informed = any(st.vbet[x] > 0 and not st.blind[x] for x in active if x != s)
-    spot = Spot(st.pot, cost, True, len(active), st.raises[s], st.stack[s], st.ante, st.blind[s], informed)
-    wl, wf = sampler.w(key, hands, s, len(active))
-    kind, amount = normal_bid(spot, wl, wf)
+class Line:
+    """A line of bets from the decision's state, played on the engine: a search copy of the seat's
+    own (masked) state moved on by ``apply``, which decides what each bet costs, who is all-in and
+    who leads.  The bidding does not depend on the cards, so each line is played once and serves
+    every sampled deal that follows it (``then`` remembers the lines that follow); what a deal
+    changes is only which bets the other seats choose (``answer``).
+
+    ``seat`` is the seat to bet, with what Normal's rule reads of its situation (``spot``,
+    ``players``, ``cost``, ``stack``) and how it calls (``call``); once the bidding is ``over``:
+    ``pot``, what Hard paid from the start (``spent``), and either ``uncontested`` or the seats left
+    (``active``) and the ``leader``."""
+
+    __slots__ = ("active", "call", "cost", "leader", "me", "next", "over", "players", "pot", "seat",
+                 "spent", "spot", "stack", "start", "state", "uncontested")
+
+    def __init__(self, state: AziHand, me: int, start: int) -> None:
+        self.state = state
+        self.me = me
+        self.start = start
+        """Hard's stack at the decision."""
+        self.next: dict[Action, Line] = {}
+        s = state.to_act
+        active = tuple(x for x in range(state.n) if state.inhand[x] and not state.folded[x])
+        self.over = state.phase != BID or s < 0
+        self.seat = s
+        self.players = len(active)
+        self.cost = self.stack = 0
+        self.call = act.CALL
+        self.spot: Spot | None = None
+        if not self.over:
+            self.call = state.call_action(s)
+            self.cost = state.call_cost(s)
+            self.stack = state.stack[s]
+            informed = any(state.vbet[x] > 0 and not state.blind[x] for x in active if x != s)
+            self.spot = Spot(state.pot, self.cost, True, len(active), state.raises[s], self.stack, state.ante,
+                             state.blind[s], informed)
+        self.pot = state.pot
+        self.spent = start - state.stack[me]
+        self.uncontested = state.to_act == TERMINAL
+        self.active = active
+        self.leader = state.leader
+
+    def then(self, action: Action) -> Line:
+        """The line after ``action`` of the seat to bet (played on a clone the first time)."""
+        got = self.next.get(action)
+        if got is None:
+            st = self.state.clone()
+            st.apply(action)
+            got = self.next[action] = Line(st, self.me, self.start)
+        return got
+
+
+def answer(line: Line, w_lead: float, w_follow: float) -> Action:
+    """The bet of the seat to bet on ``line`` by Normal's rule (``common.normal_bid``) with Normal's
+    two estimates of its sampled cards: look, fold, raise Normal's size when it can pay it, else
+    call (all-in when it cannot pay the call)."""
+    assert line.spot is not None
+    kind, amount = normal_bid(line.spot, w_lead, w_follow)
     if kind == LOOK:
         return act.LOOK
     if kind == FOLD:
         return act.FOLD
-    if kind == RAISE and cost + amount < st.stack[s]:
+    if kind == RAISE and line.cost + amount < line.stack:
         return act.rais(amount)
-    return st.call_action(s)
+    return line.call

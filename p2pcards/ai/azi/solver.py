@@ -18,8 +18,9 @@ between them: only one of them is tried (at the root every legal card is scored)
 from __future__ import annotations
 
 from p2pcards.games.azi import actions as act
-from p2pcards.games.azi.play import AziPlay, play_actions, power
+from p2pcards.games.azi.play import AziPlay, legal_mask, play_actions, power
 from p2pcards.games.base import Action
+from p2pcards.games.cards import Card
 
 AZI = 1.0 / 3.0
 """What an azi is worth to a seat with a trick: about an even share of the pot among the three who
@@ -28,21 +29,30 @@ play again."""
 Vec = tuple[float, ...]
 
 
+_ORDERS: dict[tuple[int, Card], list[int]] = {}
+_WINS: dict[int, list[Vec]] = {}
+
+
+def _order(trump: int, top: Card) -> list[int]:
+    """Each card's place in the deck sorted by suit, then by the engine's power in its own suit."""
+    key = (trump, top)
+    got = _ORDERS.get(key)
+    if got is None:
+        got = _ORDERS[key] = [c // 13 * 128 + power(c, c // 13, trump, top) for c in range(52)]
+    return got
+
+
 def _classes(state: AziPlay) -> dict[Action, Action]:
     """Each card's representative (as play actions): the lowest card of its run in its hand (see the
-    module doc), runs ordered by the engine's power of a card in its own suit."""
-    trump, top = state.trump_suit, state.top_card
-
-    def key(c: int) -> tuple[int, int]:
-        return (c // 13, power(c, c // 13, trump, top))
-
-    hands = [[a - act.PLAY0 for a in play_actions(m)] for m in state.hands]
-    allc = sorted([c for h in hands for c in h] + [c for _, c in state.trick], key=key)
+    module doc)."""
+    k = _order(state.trump_suit, state.top_card).__getitem__
+    hands = [[a - act.PLAY0 for a in play_actions(m)] for m in state.hands if m]
+    allc = sorted([c for h in hands for c in h] + [c for _, c in state.trick], key=k)
     pos = {c: i for i, c in enumerate(allc)}
     rep: dict[Action, Action] = {}
     for h in hands:
         prev = -1
-        for c in sorted(h, key=key):
+        for c in sorted(h, key=k):
             a = act.PLAY0 + c
             if prev >= 0 and prev // 13 == c // 13 and pos[c] == pos[prev] + 1:
                 rep[a] = rep[act.PLAY0 + prev]
@@ -60,7 +70,10 @@ def solve(state: AziPlay, root: int, nodes: list[int] | None = None) -> list[tup
     count = nodes if nodes is not None else [0]
     n = len(state.hands)
     rep = _classes(state)
-    win_vec = [tuple(1.0 if i == w else 0.0 for i in range(n)) for w in range(n)]
+    trump = state.trump_suit
+    win_vec = _WINS.get(n)
+    if win_vec is None:
+        win_vec = _WINS[n] = [tuple(1.0 if i == w else 0.0 for i in range(n)) for w in range(n)]
     azi_cache: dict[tuple[int, ...], Vec] = {}
 
     def score(st: AziPlay) -> Vec:
@@ -93,11 +106,14 @@ def solve(state: AziPlay, root: int, nodes: list[int] | None = None) -> list[tup
     def node(st: AziPlay) -> Vec:
         """The value of ``st`` for its seat to act; ``st`` is this node's own (its last option moves it)."""
         p = st.to_act
-        opts = options(st.legal_mask())
-        if len(opts) == 1:
+        mask = legal_mask(st.hands[p], st.led, trump)  # the engine's rule, read from its state
+        opts = known.get(mask) or options(mask)
+        if len(opts) == 1:  # forced: this node's own state moves on
             st.apply(opts[0])
             count[0] += 1
-            return score(st) if st.to_act < 0 else node(st)
+            if st.to_act >= 0:
+                return node(st)
+            return win_vec[st.winner] if st.winner is not None else score(st)
         last = len(opts) - 1
         res: Vec | None = None
         for i, a in enumerate(opts):

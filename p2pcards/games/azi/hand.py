@@ -303,19 +303,24 @@ class AziHand(HandState):
         self._public = []
         self._actions = []
 
-    def play_copy(self) -> AziPlay:
-        """The rest of the play as an ``AziPlay`` (every card of the seats in play must be known)."""
+    def play_copy(self, cards: Mapping[int, Card] | None = None) -> AziPlay:
+        """The rest of the play as an ``AziPlay``.  Every card of the seats in play must be known, or
+        given in ``cards`` (position: card; a deal of the cards this state does not know)."""
         if self.phase != PLAY:
             raise GameError("a play copy is made in the play")
         ca = self.card_at
+        order = tuple(s for s in range(self.n) if self.inhand[s] and not self.folded[s])
         masks = [0] * self.n
-        for s, ps in enumerate(self.hands):
-            for p in ps:
+        for s in order:
+            mask = 0
+            for p in self.hands[s]:
                 c = ca[p]
                 if c == UNKNOWN:
-                    raise GameError(f"the cards of seat {s} are not known here")
-                masks[s] |= 1 << c
-        order = tuple(s for s in range(self.n) if self.inhand[s] and not self.folded[s])
+                    c = cards.get(p, UNKNOWN) if cards is not None else UNKNOWN
+                    if c == UNKNOWN:
+                        raise GameError(f"the cards of seat {s} are not known here")
+                mask |= 1 << c
+            masks[s] = mask
         return AziPlay(masks, order, self._turn, self.trick, list(self.won), self.trump_suit,
                        self.top_card)
 

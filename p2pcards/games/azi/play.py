@@ -16,6 +16,9 @@ from p2pcards.games.azi import actions as act
 from p2pcards.games.base import TERMINAL, Action, ActionError, IllegalAction
 from p2pcards.games.cards import Card, card_text
 
+_PLAY0 = act.PLAY0
+_PLAY_END = act.PLAY0 + 52
+
 SUIT_MASKS: tuple[int, ...] = tuple(0x1FFF << 13 * suit for suit in range(4))
 """The cards of each suit, as a mask (bit ``c`` for card ``c``)."""
 
@@ -134,13 +137,14 @@ class AziPlay:
         s = self.to_act
         if s < 0:
             raise ActionError("no seat is to act now: the hand is over", rule="A12")
-        if action.__class__ is not int or not act.PLAY0 <= action < act.PLAY0 + 52:
+        if action.__class__ is not int or not _PLAY0 <= action < _PLAY_END:
             raise IllegalAction("it is the play: play a card", seat=s, rule="A10")
-        c = action - act.PLAY0
+        c = action - _PLAY0
         bit = 1 << c
         h = self.hands[s]
         led = self.led
-        if not legal_mask(h, led, self.trump_suit) & bit:
+        # a card held is legal on a lead or in the suit led; otherwise ``legal_mask`` decides
+        if not h & bit or (led >= 0 and c // 13 != led and not legal_mask(h, led, self.trump_suit) & bit):
             if not h & bit:
                 raise IllegalAction(f"seat {s} does not hold {card_text(c)}", seat=s, rule="A2")
             raise IllegalAction(f"seat {s} must follow suit, or else play a trump", seat=s, rule="A10")
