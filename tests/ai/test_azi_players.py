@@ -361,3 +361,17 @@ def test_adapter_counts_chips_per_hand_and_plays_azi_replays_to_the_end() -> Non
     assert rep.notes == [f"normal #1: {mean:+.1f} chips per hand, 95% interval [{lo:+.1f}, "
                          f"{hi:+.1f}] (over 6 deals, each the mean of its seatings)"]
     assert rep.notes[0] in T.format_report(rep) and rep.to_dict()["notes"] == rep.notes
+
+
+def test_hard_goes_all_in_before_anybody_bet_and_the_others_answer_an_unopened_bidding() -> None:
+    # seat 0 has 5 chips after the ante: it can only fold or go all-in, which does not open the
+    # bidding (A9); played out on the engine, the others must still open or fold
+    r = rules(players=3, blind=False)
+    deck = deck_for(r, 2, {0: "AS KS QS", 1: "6H 7D 6D", 2: "9H 9D 7S"})
+    st = r.new_hand({"dealer": 2, "stacks": (15, 1000, 1000)})
+    while st.to_act == CHANCE:
+        fulfil_from(st, deck)
+    assert st.to_act == 0 and sorted(st.legal_texts()) == ["allin", "fold"]
+    assert choose("hard", st) == "allin"
+    st.apply(st.parse("allin"))
+    assert st.to_act == 1 and not st.opened

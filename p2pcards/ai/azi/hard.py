@@ -404,12 +404,12 @@ class Line:
     changes is only which bets the other seats choose (``answer``).
 
     ``seat`` is the seat to bet, with what Normal's rule reads of its situation (``spot``,
-    ``players``, ``cost``, ``stack``) and how it calls (``call``); once the bidding is ``over``:
-    ``pot``, what Hard paid from the start (``spent``), and either ``uncontested`` or the seats left
-    (``active``) and the ``leader``."""
+    ``players``, ``cost``, ``stack``, ``opened``) and how it stays in at the least cost (``call``);
+    once the bidding is ``over``: ``pot``, what Hard paid from the start (``spent``), and either
+    ``uncontested`` or the seats left (``active``) and the ``leader``."""
 
-    __slots__ = ("active", "call", "cost", "leader", "me", "next", "over", "players", "pot", "seat",
-                 "spent", "spot", "stack", "start", "state", "uncontested")
+    __slots__ = ("active", "call", "cost", "leader", "me", "next", "opened", "over", "players", "pot",
+                 "seat", "spent", "spot", "stack", "start", "state", "uncontested")
 
     def __init__(self, state: AziHand, me: int, start: int) -> None:
         self.state = state
@@ -418,23 +418,32 @@ class Line:
         """Hard's stack at the decision."""
         self.next: dict[Action, Line] = {}
         s = state.to_act
-        active = tuple(x for x in range(state.n) if state.inhand[x] and not state.folded[x])
+        inhand, folded = state.inhand, state.folded
+        active = tuple([x for x in range(state.n) if inhand[x] and not folded[x]])
         self.over = state.phase != BID or s < 0
         self.seat = s
         self.players = len(active)
         self.cost = self.stack = 0
         self.call = act.CALL
         self.spot: Spot | None = None
+        self.pot = pot = state.pot
+        self.opened = state.opened
         if not self.over:
             self.call = state.call_action(s)
-            self.cost = state.call_cost(s)
+            # what Normal's rule reads as the cost: the call, or the opening minimum before anybody
+            # bet (after an all-in that could not open, A9)
+            self.cost = state.call_cost(s) if self.opened else state.min_bet(s)
             self.stack = state.stack[s]
-            informed = any(state.vbet[x] > 0 and not state.blind[x] for x in active if x != s)
-            self.spot = Spot(state.pot, self.cost, True, len(active), state.raises[s], self.stack, state.ante,
-                             state.blind[s], informed)
-        self.pot = state.pot
+            vbet, blind = state.vbet, state.blind
+            informed = False
+            for x in active:
+                if x != s and vbet[x] > 0 and not blind[x]:
+                    informed = True
+                    break
+            self.spot = Spot(pot, self.cost, self.opened, len(active), state.raises[s], self.stack,
+                             state.ante, blind[s], informed)
         self.spent = start - state.stack[me]
-        self.uncontested = state.to_act == TERMINAL
+        self.uncontested = s == TERMINAL
         self.active = active
         self.leader = state.leader
 
@@ -451,13 +460,17 @@ class Line:
 def answer(line: Line, w_lead: float, w_follow: float) -> Action:
     """The bet of the seat to bet on ``line`` by Normal's rule (``common.normal_bid``) with Normal's
     two estimates of its sampled cards: look, fold, raise Normal's size when it can pay it, else
-    call (all-in when it cannot pay the call)."""
+    call (all-in when it cannot pay the call).  Before anybody bet (only after an all-in that could
+    not open) a raise is an opening bet of Normal's size, clamped as Normal clamps it, and a call
+    the opening minimum."""
     assert line.spot is not None
     kind, amount = normal_bid(line.spot, w_lead, w_follow)
     if kind == LOOK:
         return act.LOOK
     if kind == FOLD:
         return act.FOLD
+    if kind == RAISE and not line.opened and line.cost <= line.stack:
+        return act.bet(max(line.cost, min(line.stack, amount)))  # an opening bet, as Normal makes it
     if kind == RAISE and line.cost + amount < line.stack:
         return act.rais(amount)
     return line.call

@@ -68,7 +68,11 @@ def call_cost(h: AziHand, s: int) -> int:
 
 
 def call_action(h: AziHand, s: int) -> Action:
-    """How seat ``s`` calls the highest bet: ``call``, or ``allin`` when it cannot pay the call (A9)."""
+    """How seat ``s`` stays in at the least cost: ``call`` (before anybody bet, the opening bet of
+    ``min_bet``), or ``allin`` when it cannot pay that (A6, A9)."""
+    if not h.opened:
+        mn = min_bet(h, s)
+        return act.bet(mn) if mn <= h.stack[s] else act.ALLIN
     return act.CALL if call_cost(h, s) <= h.stack[s] else act.ALLIN
 
 

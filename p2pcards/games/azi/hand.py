@@ -522,7 +522,8 @@ class AziHand(HandState):
         return bidding.call_cost(self, s)
 
     def call_action(self, s: int) -> Action:
-        """How seat ``s`` calls the highest bet: ``call``, or ``allin`` when it cannot pay it (A9)."""
+        """How seat ``s`` stays in at the least cost: ``call`` (the opening minimum before anybody
+        bet), or ``allin`` when it cannot pay that (A6, A9)."""
         return bidding.call_action(self, s)
 
     def min_bet(self, s: int) -> int:
