@@ -44,21 +44,22 @@ def _order(trump: int, top: Card) -> list[int]:
 
 def _classes(state: AziPlay) -> dict[Action, Action]:
     """Each card's representative (as play actions): the lowest card of its run in its hand (see the
-    module doc)."""
-    k = _order(state.trump_suit, state.top_card).__getitem__
-    hands = [[a - act.PLAY0 for a in play_actions(m)] for m in state.hands if m]
-    allc = sorted([c for h in hands for c in h] + [c for _, c in state.trick], key=k)
-    pos = {c: i for i, c in enumerate(allc)}
+    module doc).  The cards in the hands and the trick, in order, are walked once: a card joins the
+    run of the card before it when both are of one suit and in one hand."""
+    owner: dict[int, int] = {}
+    for s, m in enumerate(state.hands):
+        for a in play_actions(m):
+            owner[a - act.PLAY0] = s
+    for _, c in state.trick:
+        owner[c] = -1
     rep: dict[Action, Action] = {}
-    for h in hands:
-        prev = -1
-        for c in sorted(h, key=k):
+    prev, prev_owner = -1, -1
+    for c in sorted(owner, key=_order(state.trump_suit, state.top_card).__getitem__):
+        o = owner[c]
+        if o >= 0:
             a = act.PLAY0 + c
-            if prev >= 0 and prev // 13 == c // 13 and pos[c] == pos[prev] + 1:
-                rep[a] = rep[act.PLAY0 + prev]
-            else:
-                rep[a] = a
-            prev = c
+            rep[a] = rep[act.PLAY0 + prev] if o == prev_owner and prev // 13 == c // 13 else a
+        prev, prev_owner = c, o
     return rep
 
 
@@ -105,15 +106,17 @@ def solve(state: AziPlay, root: int, nodes: list[int] | None = None) -> list[tup
 
     def node(st: AziPlay) -> Vec:
         """The value of ``st`` for its seat to act; ``st`` is this node's own (its last option moves it)."""
-        p = st.to_act
-        mask = legal_mask(st.hands[p], st.led, trump)  # the engine's rule, read from its state
-        opts = known.get(mask) or options(mask)
-        if len(opts) == 1:  # forced: this node's own state moves on
+        while True:
+            p = st.to_act
+            mask = legal_mask(st.hands[p], st.led, trump)  # the engine's rule, read from its state
+            opts = known.get(mask) or options(mask)
+            if len(opts) > 1:
+                break
+            # forced: this node's own state moves on
             st.apply(opts[0])
             count[0] += 1
-            if st.to_act >= 0:
-                return node(st)
-            return win_vec[st.winner] if st.winner is not None else score(st)
+            if st.to_act < 0:
+                return win_vec[st.winner] if st.winner is not None else score(st)
         last = len(opts) - 1
         res: Vec | None = None
         for i, a in enumerate(opts):
