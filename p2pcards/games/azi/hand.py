@@ -578,7 +578,9 @@ class AziHand(HandState):
                 pos = p
         if pos < 0:
             raise self._illegal(f"seat {s} does not hold {card_text(c)}", "A2")
-        if not self._playable(s) >> c & 1:  # say which card it had to play instead
+        # a lead, or a card of the suit led, is always legal; otherwise ``legal_mask`` decides, and
+        # the error says which card the seat had to play instead
+        if self.trick_pos and c // 13 != ca[self.trick_pos[0]] // 13 and not self._playable(s) >> c & 1:
             led = ca[self.trick_pos[0]] // 13
             trump = self.trump_suit
             for p in hand:

@@ -54,6 +54,21 @@ def _powers(trump: int, top: Card) -> tuple[tuple[int, ...], ...]:
     return table
 
 
+_AFTER: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+
+
+def _after(order: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """Per seat of ``n``, the next seat of ``order`` after it (-1 for seats not in it; built once)."""
+    key = (order, n)
+    got = _AFTER.get(key)
+    if got is None:
+        after = [-1] * n
+        for i, s in enumerate(order):
+            after[s] = order[(i + 1) % len(order)]
+        got = _AFTER[key] = tuple(after)
+    return got
+
+
 def play_actions(mask: int) -> tuple[Action, ...]:
     """The ``play`` actions of the cards of a mask, in card order."""
     got = _ACTIONS.get(mask)
@@ -76,10 +91,7 @@ class AziPlay:
                  top_card: Card) -> None:
         """``order``: the seats in the play, clockwise; ``trick``: the (seat, card) already played to
         the trick; ``to_act``: the seat that plays next."""
-        after = [-1] * len(hands)
-        for i, s in enumerate(order):
-            after[s] = order[(i + 1) % len(order)]
-        self.after = tuple(after)
+        self.after = _after(order, len(hands))
         """The seat after each seat in the play (the tricks go round without the others)."""
         self.hands = hands
         self.players = len(order)
