@@ -125,3 +125,28 @@ def test_a_play_copy_takes_the_cards_a_state_does_not_know() -> None:
         whole = masked.play_copy(cards)
         full = st.play_copy()
         assert (whole.hands, whole.to_act, whole.trick) == (full.hands, full.to_act, full.trick)
+
+
+@pytest.mark.parametrize("opts", TABLES)
+def test_clones_of_a_search_copy_are_independent(opts: dict[str, Any]) -> None:
+    """A search copy's clones share what the bidding does not change until they play: playing one
+    to the end, and making views of it, leaves the other as it was."""
+    for seed in range(30):
+        st, rng, _deck = dealt(opts, seed)
+        copy = st.search_copy()
+        moves: list[int] = []
+        first = copy.clone()
+        while first.to_act != TERMINAL:
+            legal = first.legal_actions()
+            a = legal[rng.below(min(len(legal), 6))]
+            before = (copy.card_at[:], [h[:] for h in copy.hands], copy.pub[:], copy.trick_pos[:])
+            first.view(first.to_act)
+            first.apply(a)
+            moves.append(a)
+            assert (copy.card_at, copy.hands, copy.pub, copy.trick_pos) == before
+        second = copy.clone()
+        for a in moves:
+            assert a in second.legal_actions()
+            second.apply(a)
+        assert second.result == first.result and first.result is not None
+        assert copy.to_act == st.to_act and copy.pub == st.pub and copy.hands == st.hands

@@ -65,6 +65,12 @@ some seat is away) and ``voided`` (how many hands of the match were voided befor
 _LISTS = ("card_at", "_public", "_actions", "stack", "contrib", "inhand", "folded", "blind", "vbet",
           "raises", "need_act", "short", "discards", "mucked", "played", "played_seats", "trick_pos",
           "trick_seats", "won", "pub", "seen_by")
+# what a search copy's clone copies: ``card_at`` (a view or a determinized state made from it writes
+# there) and what the bidding changes; the rest is shared until the play, a discard, a buy-in or a
+# chance step changes it (``_unshare``), since a search copy's clones mostly bid
+_BIDDING_LISTS = ("card_at", "stack", "contrib", "folded", "blind", "vbet", "raises", "need_act",
+                  "short", "mucked")
+_SHARED_LISTS = tuple(name for name in _LISTS if name not in _BIDDING_LISTS)
 
 
 def _seat_list(name: str, value: Any, n: int) -> tuple[int, ...]:
@@ -176,6 +182,10 @@ class AziHand(HandState):
         self._result: AziResult | None = None
         self._searching = False
         """A search copy (``search_copy``): no history kept, cards seen at once."""
+        self._shared = False
+        """A search copy that shares lists with a clone (see ``clone``)."""
+        self._ending: tuple[int | None, bool] | None = None
+        """The winner (None: azi) and whether it was uncontested, once the hand is over."""
         self._need: Need | None = None
         self._turn = CHANCE
         self.phase = DEAL
@@ -212,6 +222,8 @@ class AziHand(HandState):
 
     @property
     def result(self) -> AziResult | None:
+        if self._result is None and self._ending is not None:
+            self._result = self._make_result(*self._ending)  # a search copy makes it when asked
         return self._result
 
     @property
@@ -268,10 +280,24 @@ class AziHand(HandState):
         new = object.__new__(type(self))
         d = new.__dict__
         d.update(self.__dict__)
+        if self._searching:
+            for name in _BIDDING_LISTS:
+                d[name] = d[name][:]
+            d["hands"] = self.hands[:]  # a fold empties a hand by putting a new list in its place
+            self._shared = new._shared = True
+            return new
         for name in _LISTS:
             d[name] = d[name][:]
         d["hands"] = [h[:] for h in self.hands]
         return new
+
+    def _unshare(self) -> None:
+        """Copy what this search copy shares with its clones, before changing it."""
+        d = self.__dict__
+        for name in _SHARED_LISTS:
+            d[name] = d[name][:]
+        self.hands = [h[:] for h in self.hands]
+        self._shared = False
 
     def legal_actions(self) -> list[Action]:
         s = self._turn
@@ -376,6 +402,8 @@ class AziHand(HandState):
         need = self._need
         if need is None:
             raise FulfilError("nothing is to be dealt or shown now")
+        if self._shared:
+            self._unshare()
         if isinstance(need, Deal):
             self._learn(values, need.positions(), complete=False)
             for s, ps in need.hands:
@@ -474,7 +502,13 @@ class AziHand(HandState):
         ph = self.phase
         if ph == BID:
             bidding.apply(self, s, action)
-        elif ph == PLAY:
+            if not self._searching:
+                self._actions.append((s, action))
+                self._public.append(("act", s, action))
+            return
+        if self._shared:
+            self._unshare()
+        if ph == PLAY:
             self._apply_play(s, action)
         elif ph == DISCARD:
             self._apply_discard(s, action)
@@ -632,19 +666,25 @@ class AziHand(HandState):
     # ---- the end
 
     def _finish(self, winner: int | None, uncontested: bool) -> None:
+        self._ending = (winner, uncontested)
+        if not self._searching:
+            self._result = self._make_result(winner, uncontested)
+        self.phase = OVER
+        self._turn = TERMINAL
+        self._need = None
+
+    def _make_result(self, winner: int | None, uncontested: bool) -> AziResult:
+        """The result of the hand as it ended (nothing changes once it is over)."""
         n = self.n
         contrib = tuple(self.contrib)
         # A16: only a short all-in limits what the winner takes (A13)
         payouts = (0,) * n if winner is None else settle_pot(contrib, winner, self.short[winner])
-        self._result = AziResult(
+        return AziResult(
             winner=winner, azi=winner is None, uncontested=uncontested, tricks=tuple(self.won),
             contributions=contrib, payouts=payouts,
             stacks=tuple(self.stack[i] + payouts[i] for i in range(n)),
             trick_winners=tuple(s for s in range(n) if self.won[s]),
             short=tuple(s for s in range(n) if self.short[s]))
-        self.phase = OVER
-        self._turn = TERMINAL
-        self._need = None
 
     # ------------------------------------------------------------------ knowledge
 
