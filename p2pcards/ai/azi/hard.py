@@ -9,18 +9,21 @@
   stay where Normal would have folded by 0.1.  Deals are kept by rejection on that weight (drawn from
   the player's own ``Rng``), as long as the decision's budget lasts (``Sampler.deals``); if none
   survives, the most likely rejected one is used.
-* **On the engine**: each sample is the view made whole (``Sampler.state``: ``view.determinize``
-  with the sampled cards), an ``AziHand`` that knows every card.  Nothing here repeats a rule.
+* **On the engine**: a sample is the view made whole (``Sampler.state``: ``view.determinize`` with
+  the sampled cards, ``Sampler.assignment`` the cards by position).  Nothing here repeats a rule of
+  the play or the bidding.
 * **Play**: on every sample the rest of the hand is searched in full on the engine's play copy
   (``solver``: max^n, three tricks at most) for each legal card; it plays the card with the best
   average payoff.
 * **Bidding**: while blind it looks first.  Then each candidate (fold, call or the opening minimum,
   raises of one ante, two antes, and half, one, two and four times the pot, ``POT_RAISES``) is
-  applied to a clone of the sample's search copy and the bidding played out on it: the other seats
-  answer by Normal's rule with their sampled cards (``answer``: a blind one looks when Normal
-  would), Hard calling any re-raise, until the engine ends the bidding; the engine decides what
-  each bet costs, who is all-in and who leads.  Then the play among those left is searched exactly.
-  Its value is the pot share won minus the chips it costs.  It takes the best average.
+  applied to a search copy of its own state on the engine and the bidding played out there: the
+  other seats answer by Normal's rule with their sampled cards (``answer``: a blind one looks when
+  Normal would), Hard calling any re-raise, until the engine ends the bidding; the engine decides
+  what each bet costs, who is all-in and who leads.  The bidding does not depend on the cards, so
+  each line of bets is played once and serves every sample that follows it (``Line``).  Then the
+  play among those left is searched exactly with the sample's cards.  Its value is the pot share
+  won minus the chips it costs.  It takes the best average.
 * **Bluffs**: when the best choice is to fold or call and a raise is legal and its estimated value
   is within ``BLUFF_SLACK`` antes of the best, it raises anyway with probability ``BLUFF_RATE``
   (its own seeded ``Rng``).  ``bluffs`` / ``bids`` count them (see docs/ai.md for the measured rate).
