@@ -15,11 +15,13 @@ from p2pcards.ai.azi import EasyPlayer, HardPlayer, NormalPlayer
 from p2pcards.ai.azi.adapter import chip_interval
 from p2pcards.ai.azi.common import Table, win_chance
 from p2pcards.ai.azi.hard import Sampler, bid_history
-from p2pcards.ai.azi.solver import AZI, outcome, solve
+from p2pcards.ai.azi.solver import AZI, best_play, solve
 from p2pcards.ai.budget import Work
 from p2pcards.games import CHANCE, TERMINAL
 from p2pcards.games.azi import AziHand
+from p2pcards.games.azi import actions as act
 from p2pcards.games.azi.config import AziConfig
+from p2pcards.games.azi.play import AziPlay
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
 from tests.games.test_azi_support import C, cards, deck_for, play, rules, start
@@ -218,27 +220,46 @@ def test_nobody_buys_into_an_azi_replay() -> None:
 # --------------------------------------------------------------------------- Hard
 
 
+def position(hands: list[str], won: list[int], trump: int, trick: tuple[tuple[int, int], ...] = (),
+             to_act: int = 0) -> AziPlay:
+    """The engine's play with these hands (seats 0, 1, ... in order; no six on stage)."""
+    masks = [sum(1 << c for c in cards(h)) for h in hands]
+    return AziPlay(masks, tuple(range(len(hands))), to_act, trick, won, trump, -1)
+
+
 def test_solver_plays_three_tricks_exactly() -> None:
     # two seats, spades trump: the leader with AS KS takes two tricks whatever it leads
-    assert outcome([cards("AS KS 6H"), cards("QS 7H 8D")], 0, [0, 0], 3, -1, 0) == (1.0, 0.0)
+    assert best_play(position(["AS KS 6H", "QS 7H 8D"], [0, 0], 3), 0) == (1.0, 0.0)
     # seat 1 holds the two top trumps: it wins whatever seat 0 leads
-    assert outcome([cards("AH KH 6D"), cards("AS KS 7D")], 0, [0, 0], 3, -1, 0) == (0.0, 1.0)
+    assert best_play(position(["AH KH 6D", "AS KS 7D"], [0, 0], 3), 0) == (0.0, 1.0)
     # last trick, three seats: hearts trump, seat 0's AH takes its second trick and the hand
-    assert outcome([cards("AH"), cards("AD"), cards("AS")], 0, [1, 0, 1], 2, -1, 0) == (1.0, 0.0, 0.0)
+    assert best_play(position(["AH", "AD", "AS"], [1, 0, 1], 2), 0) == (1.0, 0.0, 0.0)
     # spades trump: 7H takes the last trick for seat 2, one trick each, an azi (a third to each)
-    assert outcome([cards("6H"), cards("AD"), cards("7H")], 0, [1, 1, 0], 3, -1, 0) == (AZI, AZI, AZI)
+    assert best_play(position(["6H", "AD", "7H"], [1, 1, 0], 3), 0) == (AZI, AZI, AZI)
 
 
 def test_solver_scores_every_legal_card() -> None:
     six_h, ace_d = C("6H"), C("AD")
     # seat 0 (one trick) leads, spades trump.  Against 7H KD both leads win: AD at once, or 6H loses
     # to 7H and AD takes the KD led next.
-    assert solve([[six_h, ace_d], cards("7H KD")], 0, [], [1, 0], 3, -1, 0) == [(1.0, 0.0), (1.0, 0.0)]
+    got = solve(position(["6H AD", "7H KD"], [1, 0], 3), 0)
+    assert got == [(act.play(ace_d), (1.0, 0.0)), (act.play(six_h), (1.0, 0.0))]  # in card order
     # against 7H KS both lose: KS trumps AD, and 7H beats 6H
-    assert solve([[six_h, ace_d], cards("7H KS")], 0, [], [1, 0], 3, -1, 0) == [(0.0, 1.0), (0.0, 1.0)]
-    # following: seat 1 (one trick) led 9H; only JH keeps seat 0 in the hand (options in card order)
-    vecs = solve([cards("JH 7H"), cards("6H")], 0, [(1, C("9H"))], [0, 1], 3, -1, 0)
-    assert vecs == [(0.0, 1.0), (1.0, 0.0)]  # 7H, then JH
+    assert [v for _, v in solve(position(["6H AD", "7H KS"], [1, 0], 3), 0)] == [(0.0, 1.0), (0.0, 1.0)]
+    # following: seat 1 (one trick) led 9H; only JH keeps seat 0 in the hand
+    got = solve(position(["JH 7H", "6H"], [0, 1], 3, ((1, C("9H")),)), 0)
+    assert got == [(act.play(C("7H")), (0.0, 1.0)), (act.play(C("JH")), (1.0, 0.0))]
+
+
+def test_solver_leaves_its_position_as_it_was_and_counts_the_cards_it_plays() -> None:
+    st = position(["AS KS 6H", "QS 7H 8D"], [0, 0], 3)
+    nodes = [0]
+    solve(st, 0, nodes)
+    assert st.legal_actions() == [act.play(c) for c in sorted(cards("AS KS 6H"))]
+    assert st.won == [0, 0] and st.trick == () and st.to_act == 0
+    # three leads: 6H loses the trick and QS-or-7H answers are tried; AS and KS are one run for seat 0
+    # inside the search (not at the root), every card played counts
+    assert nodes[0] > 6
 
 
 def test_hard_looks_before_it_bets_even_where_a_blind_call_is_cheap() -> None:
@@ -340,3 +361,17 @@ def test_adapter_counts_chips_per_hand_and_plays_azi_replays_to_the_end() -> Non
     assert rep.notes == [f"normal #1: {mean:+.1f} chips per hand, 95% interval [{lo:+.1f}, "
                          f"{hi:+.1f}] (over 6 deals, each the mean of its seatings)"]
     assert rep.notes[0] in T.format_report(rep) and rep.to_dict()["notes"] == rep.notes
+
+
+def test_hard_goes_all_in_before_anybody_bet_and_the_others_answer_an_unopened_bidding() -> None:
+    # seat 0 has 5 chips after the ante: it can only fold or go all-in, which does not open the
+    # bidding (A9); played out on the engine, the others must still open or fold
+    r = rules(players=3, blind=False)
+    deck = deck_for(r, 2, {0: "AS KS QS", 1: "6H 7D 6D", 2: "9H 9D 7S"})
+    st = r.new_hand({"dealer": 2, "stacks": (15, 1000, 1000)})
+    while st.to_act == CHANCE:
+        fulfil_from(st, deck)
+    assert st.to_act == 0 and sorted(st.legal_texts()) == ["allin", "fold"]
+    assert choose("hard", st) == "allin"
+    st.apply(st.parse("allin"))
+    assert st.to_act == 1 and not st.opened

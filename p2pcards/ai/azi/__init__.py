@@ -1,9 +1,9 @@
 """Azi's computer players: ``PLAYERS = {"easy": ..., "normal": ..., "hard": ...}``.
 
 Modules: ``easy`` and ``normal`` (rule-based), ``hard`` (sampling of the unseen cards weighted by
-what the bets reveal, exact play of the three tricks on each sample), ``solver`` (the exact play),
-``common`` (card strength, the view flattened, Normal's estimate and bidding rule), ``adapter``
-(the tournament adapter: chips won per hand).
+what the bets reveal, exact play of the three tricks on each sample), ``solver`` (the exact play,
+on the engine's play copy), ``common`` (card strength, the view flattened, Normal's estimate and
+bidding rule), ``adapter`` (the tournament adapter: chips won per hand).
 """
 
 from p2pcards.ai.azi.easy import EasyPlayer

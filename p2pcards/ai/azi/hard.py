@@ -9,15 +9,21 @@
   stay where Normal would have folded by 0.1.  Deals are kept by rejection on that weight (drawn from
   the player's own ``Rng``), as long as the decision's budget lasts (``Sampler.deals``); if none
   survives, the most likely rejected one is used.
-* **Play**: on every sample the rest of the hand is searched in full (``solver``: max^n, three tricks
-  at most) for each legal card; it plays the card with the best average payoff.
+* **On the engine**: a sample is the view made whole (``Sampler.state``: ``view.determinize`` with
+  the sampled cards, ``Sampler.assignment`` the cards by position).  Nothing here repeats a rule of
+  the play or the bidding.
+* **Play**: on every sample the rest of the hand is searched in full on the engine's play copy
+  (``solver``: max^n, three tricks at most) for each legal card; it plays the card with the best
+  average payoff.
 * **Bidding**: while blind it looks first.  Then each candidate (fold, call or the opening minimum,
   raises of one ante, two antes, and half, one, two and four times the pot, ``POT_RAISES``) is
-  played out on every sample: the other seats answer by Normal's rule with their sampled cards (a
-  blind one looks when Normal would), round after round until everyone has called, Hard calling
-  any re-raise; then the hand is
-  played exactly among those left, with the last raiser leading.  Its value is the pot share won
-  minus the chips it costs.  It takes the best average.
+  applied to a search copy of its own state on the engine and the bidding played out there: the
+  other seats answer by Normal's rule with their sampled cards (``answer``: a blind one looks when
+  Normal would), Hard calling any re-raise, until the engine ends the bidding; the engine decides
+  what each bet costs, who is all-in and who leads.  The bidding does not depend on the cards, so
+  each line of bets is played once and serves every sample that follows it (``Line``).  Then the
+  play among those left is searched exactly with the sample's cards.  Its value is the pot share
+  won minus the chips it costs.  It takes the best average.
 * **Bluffs**: when the best choice is to fold or call and a raise is legal and its estimated value
   is within ``BLUFF_SLACK`` antes of the best, it raises anyway with probability ``BLUFF_RATE``
   (its own seeded ``Rng``).  ``bluffs`` / ``bids`` count them (see docs/ai.md for the measured rate).
@@ -46,13 +52,13 @@ from p2pcards.ai.azi.common import (
     win_chance,
 )
 from p2pcards.ai.azi.normal import discard
-from p2pcards.ai.azi.solver import root_cards, solve
+from p2pcards.ai.azi.solver import best_play, solve
 from p2pcards.ai.budget import Tally, Work, units_for
 from p2pcards.ai.sampling import sample_assignment
 from p2pcards.games.azi import AziView
 from p2pcards.games.azi import actions as act
-from p2pcards.games.azi.hand import AziHand
-from p2pcards.games.base import CHANCE, UNKNOWN, Action, Deal, Rules
+from p2pcards.games.azi.hand import BID, AziHand
+from p2pcards.games.base import CHANCE, TERMINAL, UNKNOWN, Action, Deal, Rules
 from p2pcards.games.cards import Card
 from p2pcards.games.rng import Rng
 
@@ -87,10 +93,16 @@ class Sampler:
         v = t.view
         self.me = t.seat
         groups: list[int] = []
+        slots: list[int] = []
+        ca = t.masked.card_at
         for s in range(t.n):
             if s in t.active or s == self.me:
                 groups += [s] * t.hidden[s]
+                slots += [p for p in t.masked.hands[s] if ca[p] == UNKNOWN]
         self.groups = groups
+        """The seat of each hidden card, seat by seat."""
+        self.slots = slots
+        """The position of each hidden card (in the order of ``groups``)."""
         self.voids = v.voids
         self.unseen = v.unseen_cards
         played: list[list[Card]] = [[] for _ in range(t.n)]
@@ -109,6 +121,20 @@ class Sampler:
         for g, c in zip(self.groups, cards, strict=True):
             out[g].append(c)
         return out
+
+    def assignment(self, hands: Hands) -> dict[int, Card]:
+        """The sampled cards of ``hands`` by position (the positions this seat cannot see)."""
+        known = self.t.known
+        cards: list[Card] = []
+        for s in dict.fromkeys(self.groups):
+            cards += hands[s][len(known[s]):]
+        return dict(zip(self.slots, cards, strict=True))
+
+    def state(self, hands: Hands) -> AziHand:
+        """The engine's state of a deal: the view made whole with the sampled cards of ``hands``."""
+        st = self.t.view.determinize(self.assignment(hands))
+        assert isinstance(st, AziHand)
+        return st
 
     def w(self, key: int, hands: Hands, seat: int, players: int) -> tuple[float, float]:
         """Normal's two estimates for ``seat`` holding its sampled cards (cached per deal)."""
@@ -205,29 +231,6 @@ def bid_history(t: Table) -> list[tuple[int, str, Spot]]:
     return out
 
 
-class _Snap:
-    """The bidding as it stands, for playing candidates out on a sample."""
-
-    __slots__ = ("active", "ante", "blind", "lead", "level", "n", "pot", "raises", "stack", "vbet")
-
-    def __init__(self, v: AziView, ante: int) -> None:
-        self.level = v.level
-        self.vbet = list(v.bets)
-        self.stack = list(v.stacks)
-        self.blind = list(v.blind)
-        self.active = [s for s in range(len(v.in_hand)) if v.in_hand[s]]
-        self.raises = list(v.raises)
-        self.lead = v.lead_claim
-        self.pot = v.pot
-        self.ante = ante
-        self.n = len(v.in_hand)
-
-
-def _cost(level: int, vbet: int, blind: bool) -> int:
-    gap = level - vbet
-    return (gap + 1) // 2 if blind else gap
-
-
 class HardPlayer:
     level = "hard"
 
@@ -273,24 +276,18 @@ class HardPlayer:
         cards = plays(v.legal_actions)
         if len(cards) == 1:
             return act.play(cards[0])
-        seats = list(t.active)
-        idx = {s: i for i, s in enumerate(seats)}
-        me = idx[t.seat]
-        trick = [(idx[s], c) for s, c in v.trick]
-        tricks = [v.tricks[s] for s in seats]
-        led = v.trick[0][1] // 13 if v.trick else -1
+        me = t.seat
         tally = Tally(len(cards))
         work = self.work
         nodes = [0]
-        for _, hands in Sampler(t, work).deals(self.rng, work):
-            hs = [list(hands[s]) for s in seats]
-            opts = root_cards(hs[me], led, t.trump)
+        sampler = Sampler(t, work)
+        for _, hands in sampler.deals(self.rng, work):
             nodes[0] = 0
-            vecs = solve(hs, me, trick, list(tricks), t.trump, t.top, me, nodes)
+            scored = solve(sampler.state(hands).play_copy(), me, nodes)
             work.spend(nodes[0])
             values = [0.0] * len(cards)
-            for c, vec in zip(opts, vecs, strict=True):
-                values[cards.index(c)] = vec[me]
+            for a, vec in scored:
+                values[cards.index(a - act.PLAY0)] = vec[me]
             tally.add(values)
             if tally.settled(work):
                 break
@@ -344,17 +341,17 @@ class HardPlayer:
             return act.LOOK
         cands = self.candidates(t)
         sampler = Sampler(t, self.work)
-        snap = _Snap(t.view, self.rules.option("ante"))
         tally = Tally(len(cands))
         work = self.work
+        now = Line(t.masked.search_copy(), t.seat, t.view.stacks[t.seat])
         for key, hands in sampler.deals(self.rng, work):
             cache: dict[tuple[tuple[int, ...], int], float] = {}
             values = [0.0] * len(cands)
-            for k, (kind, _, chips) in enumerate(cands):
+            cards = sampler.assignment(hands)
+            for k, (kind, action, _) in enumerate(cands):
                 if kind == FOLD:
                     continue
-                values[k] = self.outcome(t, snap, sampler, key, hands, kind, chips, snap.blind[t.seat],
-                                         cache)
+                values[k] = self.outcome(t, now.then(action), sampler, key, hands, cards, cache)
             tally.add(values)
             if tally.settled(work):
                 break
@@ -375,104 +372,108 @@ class HardPlayer:
                     return cands[r][1]
         return cands[best][1]
 
-    def outcome(self, t: Table, snap: _Snap, sampler: Sampler, key: int, hands: Hands, kind: str,
-                chips: int, blind_me: bool, cache: dict[tuple[tuple[int, ...], int], float]) -> float:
-        """The chips ``kind`` wins on one sampled deal, less what it costs from now on."""
+    def outcome(self, t: Table, line: Line, sampler: Sampler, key: int, hands: Hands,
+                cards: dict[int, Card], cache: dict[tuple[tuple[int, ...], int], float]) -> float:
+        """The chips the bet that made ``line`` wins on one sampled deal (``hands``; ``cards`` by
+        position), less what it costs from now on.  The other seats answer by Normal's rule with
+        their sampled cards (``answer``), Hard calls any re-raise, until the engine ends the bidding.
+        Then the play among those left is searched exactly on the engine's play copy with the
+        deal's cards (once per set of players and leader: ``cache``)."""
         me = t.seat
-        n = snap.n
-        level = snap.level
-        vbet = snap.vbet[:]
-        stack = snap.stack[:]
-        blind = snap.blind[:]
-        blind[me] = blind_me
-        active = snap.active[:]
-        raises = snap.raises[:]
-        lead = snap.lead
-        pot = snap.pot
-        spent = 0
-        mult_me = 2 if blind_me else 1
-        # my action
-        if kind == "allin":
-            pay = stack[me]
-            vbet[me] += pay * mult_me
-        elif level == 0:  # opening bet of ``chips``
-            pay = chips
-            level = vbet[me] = chips * mult_me
-            lead = me
-        elif kind == CALL:
-            pay = _cost(level, vbet[me], blind_me)
-            vbet[me] = level
-        else:
-            pay = _cost(level, vbet[me], blind_me) + chips
-            level += chips * mult_me
-            vbet[me] = level
-            raises[me] += 1
-            lead = me
-        stack[me] -= pay
-        pot += pay
-        spent += pay
-        # the others answer, round after round, until everyone has called
-        rounds = 0
-        while rounds < 8:
-            rounds += 1
-            acted = False
-            for i in range(1, n + 1):
-                s = (me + i) % n
-                if s not in active or stack[s] <= 0 or vbet[s] >= level:
-                    continue
-                acted = True
-                c = _cost(level, vbet[s], blind[s])
-                if s == me:  # a re-raise: Hard calls it
-                    pay = min(c, stack[s])
-                    stack[s] -= pay
-                    pot += pay
-                    spent += pay
-                    vbet[s] = level
-                    continue
-                informed = any(vbet[x] > 0 and not blind[x] for x in active if x != s)
-                spot = Spot(pot, c, True, len(active), raises[s], stack[s], snap.ante, blind[s], informed)
-                wl, wf = sampler.w(key, hands, s, len(active))
-                k2, amount = normal_bid(spot, wl, wf)
-                if k2 == LOOK:
-                    blind[s] = False
-                    c = _cost(level, vbet[s], False)
-                    spot = Spot(pot, c, True, len(active), raises[s], stack[s], snap.ante, False, informed)
-                    k2, amount = normal_bid(spot, wl, wf)
-                if k2 == FOLD:
-                    active.remove(s)
-                    if len(active) == 1:
-                        return pot - spent
-                    continue
-                if k2 == RAISE and c + amount < stack[s]:
-                    pay = c + amount
-                    level += amount * (2 if blind[s] else 1)
-                    raises[s] += 1
-                    lead = s
-                else:
-                    pay = min(c, stack[s])
-                stack[s] -= pay
-                pot += pay
-                vbet[s] = level  # called, raised or all-in: it answers no more until a raise
-            if not acted:
-                break
-        if len(active) == 1:
-            return pot - spent
-        if lead < 0 or lead not in active:
-            lead = next(s for s in ((t.dealer + 1 + i) % n for i in range(n)) if s in active)
-        ck = (tuple(active), lead)
+        while not line.over:
+            s = line.seat
+            if s == me:  # a re-raise: Hard calls it
+                line = line.then(line.call)
+                continue
+            wl, wf = sampler.w(key, hands, s, line.players)
+            line = line.then(answer(line, wl, wf))
+        if line.uncontested:  # everybody else folded
+            return line.pot - line.spent
+        ck = (line.active, line.leader)
         share = cache.get(ck)
         if share is None:
-            seats = active
-            hs = [list(hands[s]) for s in seats]
-            li = seats.index(lead)
-            mi = seats.index(me)
             nodes = [0]
-            vecs = solve(hs, li, [], [0] * len(seats), t.trump, t.top, mi, nodes)
+            share = best_play(line.state.play_copy(cards), me, nodes)[me]
             self.work.spend(nodes[0])
-            best = vecs[0]
-            for vec in vecs[1:]:
-                if vec[li] > best[li] or (vec[li] == best[li] and vec[mi] < best[mi]):
-                    best = vec
-            share = best[mi]
             cache[ck] = share
-        return share * pot - spent
+        return share * line.pot - line.spent
+
+
+class Line:
+    """A line of bets from the decision's state, played on the engine: a search copy of the seat's
+    own (masked) state moved on by ``apply``, which decides what each bet costs, who is all-in and
+    who leads.  The bidding does not depend on the cards, so each line is played once and serves
+    every sampled deal that follows it (``then`` remembers the lines that follow); what a deal
+    changes is only which bets the other seats choose (``answer``).
+
+    ``seat`` is the seat to bet, with what Normal's rule reads of its situation (``spot``,
+    ``players``, ``cost``, ``stack``, ``opened``) and how it stays in at the least cost (``call``);
+    once the bidding is ``over``: ``pot``, what Hard paid from the start (``spent``), and either
+    ``uncontested`` or the seats left (``active``) and the ``leader``."""
+
+    __slots__ = ("active", "call", "cost", "leader", "me", "next", "opened", "over", "players", "pot",
+                 "seat", "spent", "spot", "stack", "start", "state", "uncontested")
+
+    def __init__(self, state: AziHand, me: int, start: int) -> None:
+        self.state = state
+        self.me = me
+        self.start = start
+        """Hard's stack at the decision."""
+        self.next: dict[Action, Line] = {}
+        s = state.to_act
+        inhand, folded = state.inhand, state.folded
+        active = tuple([x for x in range(state.n) if inhand[x] and not folded[x]])
+        self.over = state.phase != BID or s < 0
+        self.seat = s
+        self.players = len(active)
+        self.cost = self.stack = 0
+        self.call = act.CALL
+        self.spot: Spot | None = None
+        self.pot = pot = state.pot
+        self.opened = state.opened
+        if not self.over:
+            self.call = state.call_action(s)
+            # what Normal's rule reads as the cost: the call, or the opening minimum before anybody
+            # bet (after an all-in that could not open, A9)
+            self.cost = state.call_cost(s) if self.opened else state.min_bet(s)
+            self.stack = state.stack[s]
+            vbet, blind = state.vbet, state.blind
+            informed = False
+            for x in active:
+                if x != s and vbet[x] > 0 and not blind[x]:
+                    informed = True
+                    break
+            self.spot = Spot(pot, self.cost, self.opened, len(active), state.raises[s], self.stack,
+                             state.ante, blind[s], informed)
+        self.spent = start - state.stack[me]
+        self.uncontested = s == TERMINAL
+        self.active = active
+        self.leader = state.leader
+
+    def then(self, action: Action) -> Line:
+        """The line after ``action`` of the seat to bet (played on a clone the first time)."""
+        got = self.next.get(action)
+        if got is None:
+            st = self.state.clone()
+            st.apply(action)
+            got = self.next[action] = Line(st, self.me, self.start)
+        return got
+
+
+def answer(line: Line, w_lead: float, w_follow: float) -> Action:
+    """The bet of the seat to bet on ``line`` by Normal's rule (``common.normal_bid``) with Normal's
+    two estimates of its sampled cards: look, fold, raise Normal's size when it can pay it, else
+    call (all-in when it cannot pay the call).  Before anybody bet (only after an all-in that could
+    not open) a raise is an opening bet of Normal's size, clamped as Normal clamps it, and a call
+    the opening minimum."""
+    assert line.spot is not None
+    kind, amount = normal_bid(line.spot, w_lead, w_follow)
+    if kind == LOOK:
+        return act.LOOK
+    if kind == FOLD:
+        return act.FOLD
+    if kind == RAISE and not line.opened and line.cost <= line.stack:
+        return act.bet(max(line.cost, min(line.stack, amount)))  # an opening bet, as Normal makes it
+    if kind == RAISE and line.cost + amount < line.stack:
+        return act.rais(amount)
+    return line.call

@@ -1,4 +1,8 @@
-"""The exact play of Azi's three tricks with every hand known (one determinized deal).
+"""The exact play of Azi's three tricks with every hand known (one determinized deal), on the engine.
+
+The positions are the engine's: an ``AziPlay`` (``AziHand.play_copy`` of a determinized state),
+cloned and moved by its ``apply`` with its legal cards, and scored by how it ends (``winner``,
+``won``).  Nothing here repeats a rule of play.
 
 A max^n search (each seat maximises its own payoff) over every legal card of every seat: at most
 3^k first tricks and 2^k second ones for k seats, so it is searched in full.  Payoffs: 1 for the seat
@@ -8,133 +12,118 @@ indifferent between cards, it picks the one worst for the searching seat (the "p
 nobody is assumed to help it), then the lower card.
 
 Two cards of one hand are the same card for the search when no other dealt card of their suit lies
-between them: only one of them is tried.
+between them: only one of them is tried (at the root every legal card is scored).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
+from p2pcards.games.azi import actions as act
+from p2pcards.games.azi.play import AziPlay, legal_mask, play_actions, power
+from p2pcards.games.base import Action
 from p2pcards.games.cards import Card
 
 AZI = 1.0 / 3.0
 """What an azi is worth to a seat with a trick: about an even share of the pot among the three who
 play again."""
 
-_POWER: dict[tuple[int, int], list[list[int]]] = {}
+Vec = tuple[float, ...]
 
 
-def power_table(trump: int, top: Card) -> list[list[int]]:
-    """``table[led][card]``: the card's power in a trick led in ``led`` (-1: cannot win)."""
+_ORDERS: dict[tuple[int, Card], list[int]] = {}
+_WINS: dict[int, list[Vec]] = {}
+
+
+def _order(trump: int, top: Card) -> list[int]:
+    """Each card's place in the deck sorted by suit, then by the engine's power in its own suit."""
     key = (trump, top)
-    t = _POWER.get(key)
-    if t is None:
-        t = []
-        for led in range(4):
-            row = []
-            for c in range(52):
-                if c == top:
-                    row.append(99)
-                elif c // 13 == trump:
-                    row.append(50 + c % 13)
-                elif c // 13 == led:
-                    row.append(c % 13)
-                else:
-                    row.append(-1)
-            t.append(row)
-        _POWER[key] = t
-    return t
+    got = _ORDERS.get(key)
+    if got is None:
+        got = _ORDERS[key] = [c // 13 * 128 + power(c, c // 13, trump, top) for c in range(52)]
+    return got
 
 
-def _classes(hands: Sequence[Sequence[Card]], extra: Sequence[Card], trump: int,
-             top: Card) -> dict[Card, Card]:
-    """Each card's representative: the lowest card of its run in its hand (see the module doc)."""
-    def key(c: Card) -> tuple[int, int]:
-        return (c // 13, 99 if c == top else c % 13)
-
-    allc = sorted([c for h in hands for c in h] + list(extra), key=key)
-    pos = {c: i for i, c in enumerate(allc)}
-    rep: dict[Card, Card] = {}
-    for h in hands:
-        hs = sorted(h, key=key)
-        prev = -1
-        for c in hs:
-            if prev >= 0 and prev // 13 == c // 13 and pos[c] == pos[prev] + 1:
-                rep[c] = rep[prev]
-            else:
-                rep[c] = c
-            prev = c
+def _classes(state: AziPlay) -> dict[Action, Action]:
+    """Each card's representative (as play actions): the lowest card of its run in its hand (see the
+    module doc).  The cards in the hands and the trick, in order, are walked once: a card joins the
+    run of the card before it when both are of one suit and in one hand."""
+    owner: dict[int, int] = {}
+    for s, m in enumerate(state.hands):
+        for a in play_actions(m):
+            owner[a - act.PLAY0] = s
+    for _, c in state.trick:
+        owner[c] = -1
+    rep: dict[Action, Action] = {}
+    prev, prev_owner = -1, -1
+    for c in sorted(owner, key=_order(state.trump_suit, state.top_card).__getitem__):
+        o = owner[c]
+        if o >= 0:
+            a = act.PLAY0 + c
+            rep[a] = rep[act.PLAY0 + prev] if o == prev_owner and prev // 13 == c // 13 else a
+        prev, prev_owner = c, o
     return rep
 
 
-def solve(hands: list[list[Card]], turn: int, trick: list[tuple[int, Card]], tricks: list[int],
-          trump: int, top: Card, root: int, nodes: list[int] | None = None) -> list[tuple[float, ...]]:
-    """The payoff vectors of each legal card of seat ``turn`` (in the order of ``root_cards``).
-
-    ``hands[i]`` are the cards of the i-th seat in the play (seats indexed in clockwise order);
-    ``trick`` holds ``(index, card)`` of the cards already on the table in this trick, ``tricks``
-    each index's tricks so far.  ``root`` is the searching seat (``turn`` normally).  ``nodes[0]``,
-    if given, is increased by the cards played in the search (its work units)."""
+def solve(state: AziPlay, root: int, nodes: list[int] | None = None) -> list[tuple[Action, Vec]]:
+    """``(action, payoffs)`` for each legal card of the seat to act, in card order; ``payoffs`` has
+    one entry per seat of the table.  ``root`` is the searching seat (the one to act, normally).
+    ``nodes[0]``, if given, is increased by the cards played in the search (its work units).
+    ``state`` is left as it was."""
     count = nodes if nodes is not None else [0]
-    m = len(hands)
-    pw = power_table(trump, top)
-    suit_trump = trump
-    rep = _classes(hands, [c for _, c in trick], trump, top)
-    win_vec = [tuple(1.0 if i == w else 0.0 for i in range(m)) for w in range(m)]
-    azi_cache: dict[tuple[int, ...], tuple[float, ...]] = {}
+    n = len(state.hands)
+    rep = _classes(state)
+    trump = state.trump_suit
+    win_vec = _WINS.get(n)
+    if win_vec is None:
+        win_vec = _WINS[n] = [tuple(1.0 if i == w else 0.0 for i in range(n)) for w in range(n)]
+    azi_cache: dict[tuple[int, ...], Vec] = {}
 
-    def azi_vec(tr: list[int]) -> tuple[float, ...]:
-        k = tuple(tr)
+    def score(st: AziPlay) -> Vec:
+        """The payoffs of a finished hand."""
+        if st.winner is not None:
+            return win_vec[st.winner]
+        k = tuple(st.won)
         v = azi_cache.get(k)
         if v is None:
-            v = tuple(AZI if x else 0.0 for x in tr)
+            v = tuple(AZI if x else 0.0 for x in k)
             azi_cache[k] = v
         return v
 
-    def options(h: list[Card], led: int) -> list[Card]:
-        if led < 0:
-            cand = h
-        else:
-            cand = [c for c in h if c // 13 == led]
-            if not cand:
-                cand = [c for c in h if c // 13 == suit_trump] or h
-        seen: list[Card] = []
-        out: list[Card] = []
-        for c in sorted(cand):
-            r = rep[c]
-            if r not in seen:
-                seen.append(r)
-                out.append(c)
-        return out
+    known: dict[int, tuple[Action, ...]] = {}
 
-    def play(p: int, c: Card, led: int, best: int, who: int, played: int) -> tuple[float, ...]:
-        """The value of seat ``p`` playing ``c`` to a trick led in ``led`` (-1: ``c`` leads), whose
-        highest card so far has power ``best`` and belongs to ``who``."""
-        count[0] += 1
-        h = hands[p]
-        lead_suit = led if led >= 0 else c // 13
-        cp = pw[lead_suit][c]
-        nb, nw = (cp, p) if cp > best else (best, who)
-        i = h.index(c)
-        h.pop(i)
-        if played + 1 == m:
-            tricks[nw] += 1
-            if tricks[nw] == 2:
-                vec = win_vec[nw]
-            elif sum(tricks) == 3:
-                vec = azi_vec(tricks)
-            else:
-                vec = node(nw, -1, -1, -1, 0)
-            tricks[nw] -= 1
-        else:
-            vec = node((p + 1) % m, lead_suit, nb, nw, played + 1)
-        h.insert(i, c)
-        return vec
+    def options(mask: int) -> tuple[Action, ...]:
+        """The cards worth trying of a mask of legal cards: one per run (remembered per mask)."""
+        got = known.get(mask)
+        if got is None:
+            seen: list[Action] = []
+            out: list[Action] = []
+            for a in play_actions(mask):
+                r = rep[a]
+                if r not in seen:
+                    seen.append(r)
+                    out.append(a)
+            got = known[mask] = tuple(out)
+        return got
 
-    def node(p: int, led: int, best: int, who: int, played: int) -> tuple[float, ...]:
-        res: tuple[float, ...] | None = None
-        for c in options(hands[p], led):
-            vec = play(p, c, led, best, who, played)
+    def node(st: AziPlay) -> Vec:
+        """The value of ``st`` for its seat to act; ``st`` is this node's own (its last option moves it)."""
+        while True:
+            p = st.to_act
+            mask = legal_mask(st.hands[p], st.led, trump)  # the engine's rule, read from its state
+            opts = known.get(mask) or options(mask)
+            if len(opts) > 1:
+                break
+            # forced: this node's own state moves on
+            st.apply(opts[0])
+            count[0] += 1
+            if st.to_act < 0:
+                return win_vec[st.winner] if st.winner is not None else score(st)
+        last = len(opts) - 1
+        res: Vec | None = None
+        for i, a in enumerate(opts):
+            nxt = st if i == last else st.clone()
+            nxt.apply(a)
+            count[0] += 1
+            vec = score(nxt) if nxt.to_act < 0 else node(nxt)
             if res is None or vec[p] > res[p] or (vec[p] == res[p] and vec[root] < res[root]):
                 res = vec
                 if vec[p] >= 1.0:
@@ -142,36 +131,20 @@ def solve(hands: list[list[Card]], turn: int, trick: list[tuple[int, Card]], tri
         assert res is not None
         return res
 
-    # the root: every option of ``turn`` separately
-    if trick:
-        led = trick[0][1] // 13
-        best, who = -1, -1
-        for i, c in trick:
-            cp = pw[led][c]
-            if cp > best:
-                best, who = cp, i
-    else:
-        led, best, who = -1, -1, -1
-    played = len(trick)
-    out = [play(turn, c, led, best, who, played) for c in root_cards(hands[turn], led, trump)]
+    out: list[tuple[Action, Vec]] = []
+    for a in state.legal_actions():
+        nxt = state.clone()
+        nxt.apply(a)
+        count[0] += 1
+        out.append((a, score(nxt) if nxt.to_act < 0 else node(nxt)))
     return out
 
 
-def root_cards(h: Sequence[Card], led: int, trump: int) -> list[Card]:
-    """The legal cards of a hand (A10), in card order: the options ``solve`` scores."""
-    if led < 0:
-        return sorted(h)
-    follow = [c for c in h if c // 13 == led]
-    if follow:
-        return sorted(follow)
-    return sorted([c for c in h if c // 13 == trump] or h)
-
-
-def outcome(hands: list[list[Card]], leader: int, tricks: list[int], trump: int, top: Card,
-            root: int) -> tuple[float, ...]:
-    """The payoff vector of the whole play from a trick's start, ``leader`` to lead."""
-    vecs = solve(hands, leader, [], tricks, trump, top, root)
-    p = leader
+def best_play(state: AziPlay, root: int, nodes: list[int] | None = None) -> Vec:
+    """The payoffs of the play from ``state`` when the seat to act plays its best card (ties as in
+    the search: the one worst for ``root``, then the lower card)."""
+    vecs = [v for _, v in solve(state, root, nodes)]
+    p = state.to_act
     best = vecs[0]
     for v in vecs[1:]:
         if v[p] > best[p] or (v[p] == best[p] and v[root] < best[root]):

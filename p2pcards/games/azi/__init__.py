@@ -3,7 +3,8 @@
 Options (``games.load("azi", **options)``): ``players`` 2-6 (4), ``deal`` 3 or 4 (3), ``ante`` (10),
 ``bankroll`` (1000), ``blind`` (on), ``six_on_stage`` (on), ``azi_buy_in`` (on), ``hands`` (0: no
 limit).
-Actions are listed in ``actions``; the flow of a hand in ``hand``.
+Actions are listed in ``actions``; the flow of a hand in ``hand``; the play of the tricks, and its
+search copy, in ``play``.
 """
 
 from p2pcards.games.azi.hand import AziHand

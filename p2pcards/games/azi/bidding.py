@@ -67,6 +67,15 @@ def call_cost(h: AziHand, s: int) -> int:
     return (gap + 1) // 2 if h.blind[s] else gap
 
 
+def call_action(h: AziHand, s: int) -> Action:
+    """How seat ``s`` stays in at the least cost: ``call`` (before anybody bet, the opening bet of
+    ``min_bet``), or ``allin`` when it cannot pay that (A6, A9)."""
+    if not h.opened:
+        mn = min_bet(h, s)
+        return act.bet(mn) if mn <= h.stack[s] else act.ALLIN
+    return act.CALL if call_cost(h, s) <= h.stack[s] else act.ALLIN
+
+
 def min_bet(h: AziHand, s: int) -> int:
     """The smallest opening bet of seat ``s``: its payment must count for the ante (A6, A7)."""
     return (h.ante + 1) // 2 if h.blind[s] else h.ante
@@ -78,7 +87,7 @@ def actions(h: AziHand, s: int) -> list[Action]:
     out = [act.FOLD]
     if h.opened:
         cost = call_cost(h, s)
-        out.append(act.CALL if cost <= st else act.ALLIN)
+        out.append(call_action(h, s))
         if h.blind[s]:
             out.append(act.LOOK)
         if cost < st and h.raises[s] < MAX_RAISES:

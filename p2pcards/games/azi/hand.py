@@ -16,7 +16,12 @@ The flow of a hand (``phase``):
 * ``BID`` (A6-A9): the bidding for the lead.  A blind seat may ``look`` first (a ``Disclose``
   need, then the same seat acts again).
 * ``DISCLOSE`` (chance): the seats still blind when the bidding ends see their cards, in turn.
-* ``PLAY`` (A10-A12): tricks until a seat has two, or three tricks one each (azi, A14).
+* ``PLAY`` (A10-A12): tricks until a seat has two, or three tricks one each (azi, A14).  The rules of
+  a card played (``legal_mask``, ``power``) are in ``play``.
+
+For a search, a state that knows every card makes two kinds of copies: ``search_copy`` (the whole
+hand without history, where a look needs no chance step) and ``play_copy`` (the rest of the play
+as a ``play.AziPlay``, bit masks and no positions).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any, Self
 from p2pcards.games.azi import actions as act
 from p2pcards.games.azi import bidding
 from p2pcards.games.azi.config import AziConfig
+from p2pcards.games.azi.play import AziPlay, legal_mask, play_actions, power
 from p2pcards.games.azi.result import AziResult, settle_pot
 from p2pcards.games.azi.view import AziView
 from p2pcards.games.base import (
@@ -39,6 +45,7 @@ from p2pcards.games.base import (
     Disclose,
     FulfilError,
     GameError,
+    HandRecord,
     HandState,
     Need,
     Reveal,
@@ -58,6 +65,12 @@ some seat is away) and ``voided`` (how many hands of the match were voided befor
 _LISTS = ("card_at", "_public", "_actions", "stack", "contrib", "inhand", "folded", "blind", "vbet",
           "raises", "need_act", "short", "discards", "mucked", "played", "played_seats", "trick_pos",
           "trick_seats", "won", "pub", "seen_by")
+# what a search copy's clone copies: ``card_at`` (a view or a determinized state made from it writes
+# there) and what the bidding changes; the rest is shared until the play, a discard, a buy-in or a
+# chance step changes it (``_unshare``), since a search copy's clones mostly bid
+_BIDDING_LISTS = ("card_at", "stack", "contrib", "folded", "blind", "vbet", "raises", "need_act",
+                  "short", "mucked")
+_SHARED_LISTS = tuple(name for name in _LISTS if name not in _BIDDING_LISTS)
 
 
 def _seat_list(name: str, value: Any, n: int) -> tuple[int, ...]:
@@ -167,6 +180,12 @@ class AziHand(HandState):
         self.qi = 0
         self.azi = azi
         self._result: AziResult | None = None
+        self._searching = False
+        """A search copy (``search_copy``): no history kept, cards seen at once."""
+        self._shared = False
+        """A search copy that shares lists with a clone (see ``clone``)."""
+        self._ending: tuple[int | None, bool] | None = None
+        """The winner (None: azi) and whether it was uncontested, once the hand is over."""
         self._need: Need | None = None
         self._turn = CHANCE
         self.phase = DEAL
@@ -203,6 +222,8 @@ class AziHand(HandState):
 
     @property
     def result(self) -> AziResult | None:
+        if self._result is None and self._ending is not None:
+            self._result = self._make_result(*self._ending)  # a search copy makes it when asked
         return self._result
 
     @property
@@ -259,10 +280,24 @@ class AziHand(HandState):
         new = object.__new__(type(self))
         d = new.__dict__
         d.update(self.__dict__)
+        if self._searching:
+            for name in _BIDDING_LISTS:
+                d[name] = d[name][:]
+            d["hands"] = self.hands[:]  # a fold empties a hand by putting a new list in its place
+            self._shared = new._shared = True
+            return new
         for name in _LISTS:
             d[name] = d[name][:]
         d["hands"] = [h[:] for h in self.hands]
         return new
+
+    def _unshare(self) -> None:
+        """Copy what this search copy shares with its clones, before changing it."""
+        d = self.__dict__
+        for name in _SHARED_LISTS:
+            d[name] = d[name][:]
+        self.hands = [h[:] for h in self.hands]
+        self._shared = False
 
     def legal_actions(self) -> list[Action]:
         s = self._turn
@@ -270,13 +305,60 @@ class AziHand(HandState):
             return []
         ph = self.phase
         if ph == PLAY:
-            return [act.PLAY0 + c for c in self._playable(s)]
+            return list(play_actions(self._playable(s)))
         if ph == BID:
             return bidding.actions(self, s)
         if ph == DISCARD:
             slots = [act.DISCARD0 + k for k in range(len(self.hands[s]))]
             return [act.LOOK, *slots] if self.blind[s] else slots
         return [act.BUYIN, act.DECLINE]
+
+    # ------------------------------------------------------------------ search copies
+
+    def search_copy(self) -> AziHand:
+        """A clone for the many trials of a search, of a state that knows every card in the hands
+        (a determinized one): it plays on as usual, except that it keeps no history (no digest, no
+        record) and a seat that looks sees its cards at once, with no chance step."""
+        new = self.clone()
+        new.forget_history()
+        return new
+
+    def forget_history(self) -> None:
+        """Make this state a search copy (see ``search_copy``) in place."""
+        self._searching = True
+        self._public = []
+        self._actions = []
+
+    def play_copy(self, cards: Mapping[int, Card] | None = None) -> AziPlay:
+        """The rest of the play as an ``AziPlay``.  Every card of the seats in play must be known, or
+        given in ``cards`` (position: card; a deal of the cards this state does not know)."""
+        if self.phase != PLAY:
+            raise GameError("a play copy is made in the play")
+        ca = self.card_at
+        order = tuple(s for s in range(self.n) if self.inhand[s] and not self.folded[s])
+        masks = [0] * self.n
+        for s in order:
+            mask = 0
+            for p in self.hands[s]:
+                c = ca[p]
+                if c == UNKNOWN:
+                    c = cards.get(p, UNKNOWN) if cards is not None else UNKNOWN
+                    if c == UNKNOWN:
+                        raise GameError(f"the cards of seat {s} are not known here")
+                mask |= 1 << c
+            masks[s] = mask
+        return AziPlay(masks, order, self._turn, self.trick, list(self.won), self.trump_suit,
+                       self.top_card)
+
+    def digest(self) -> bytes:
+        if self._searching:
+            raise GameError("a search copy keeps no history: it has no digest")
+        return super().digest()
+
+    def record(self) -> HandRecord:
+        if self._searching:
+            raise GameError("a search copy keeps no history: it has no record")
+        return super().record()
 
     def reveals(self, action: Action) -> tuple[int, ...]:
         s = self._turn
@@ -320,6 +402,8 @@ class AziHand(HandState):
         need = self._need
         if need is None:
             raise FulfilError("nothing is to be dealt or shown now")
+        if self._shared:
+            self._unshare()
         if isinstance(need, Deal):
             self._learn(values, need.positions(), complete=False)
             for s, ps in need.hands:
@@ -399,6 +483,10 @@ class AziHand(HandState):
 
     def _look(self, s: int) -> None:
         self.blind[s] = False
+        if self._searching:  # every card is known: nothing to disclose
+            if self.phase == DISCLOSE:
+                self._next_disclose()
+            return
         self._need = Disclose(s, tuple(p for p in self.hands[s] if not self.pub[p]))
         self._turn = CHANCE
 
@@ -414,14 +502,21 @@ class AziHand(HandState):
         ph = self.phase
         if ph == BID:
             bidding.apply(self, s, action)
-        elif ph == PLAY:
+            if not self._searching:
+                self._actions.append((s, action))
+                self._public.append(("act", s, action))
+            return
+        if self._shared:
+            self._unshare()
+        if ph == PLAY:
             self._apply_play(s, action)
         elif ph == DISCARD:
             self._apply_discard(s, action)
         else:
             self._apply_buyin(s, action)
-        self._actions.append((s, action))
-        self._public.append(("act", s, action))
+        if not self._searching:
+            self._actions.append((s, action))
+            self._public.append(("act", s, action))
 
     def _apply_buyin(self, s: int, a: Action) -> None:
         if a not in (act.BUYIN, act.DECLINE):
@@ -460,6 +555,11 @@ class AziHand(HandState):
         """What seat ``s`` pays to call the highest bet (half, rounded up, while blind: A7)."""
         return bidding.call_cost(self, s)
 
+    def call_action(self, s: int) -> Action:
+        """How seat ``s`` stays in at the least cost: ``call`` (the opening minimum before anybody
+        bet), or ``allin`` when it cannot pay that (A6, A9)."""
+        return bidding.call_action(self, s)
+
     def min_bet(self, s: int) -> int:
         """The smallest opening bet of seat ``s`` (the ante; half of it, rounded up, while blind)."""
         return bidding.min_bet(self, s)
@@ -490,17 +590,15 @@ class AziHand(HandState):
 
     # ---- play
 
-    def _playable(self, s: int) -> list[Card]:
+    def _playable(self, s: int) -> int:
+        """The cards seat ``s`` may play (of those this replica knows), as a mask (``play.legal_mask``)."""
         ca = self.card_at
-        mine = sorted(c for p in self.hands[s] if (c := ca[p]) != UNKNOWN)
-        if not self.trick_pos:
-            return mine
-        led = ca[self.trick_pos[0]] // 13
-        follow = [c for c in mine if c // 13 == led]
-        if follow:
-            return follow
-        trumps = [c for c in mine if c // 13 == self.trump_suit]
-        return trumps or mine
+        mine = 0
+        for p in self.hands[s]:
+            if (c := ca[p]) != UNKNOWN:
+                mine |= 1 << c
+        led = ca[self.trick_pos[0]] // 13 if self.trick_pos else -1
+        return legal_mask(mine, led, self.trump_suit)
 
     def _apply_play(self, s: int, a: Action) -> None:
         if not act.PLAY0 <= a < act.PLAY0 + 52:
@@ -514,20 +612,20 @@ class AziHand(HandState):
                 pos = p
         if pos < 0:
             raise self._illegal(f"seat {s} does not hold {card_text(c)}", "A2")
-        if self.trick_pos:
+        # a lead, or a card of the suit led, is always legal; otherwise ``legal_mask`` decides, and
+        # the error says which card the seat had to play instead
+        if self.trick_pos and c // 13 != ca[self.trick_pos[0]] // 13 and not self._playable(s) >> c & 1:
             led = ca[self.trick_pos[0]] // 13
-            if c // 13 != led:
-                trump = self.trump_suit
-                for p in hand:
-                    v = ca[p]
-                    if v != UNKNOWN and p != pos and v // 13 == led:
-                        raise self._illegal(f"seat {s} must follow suit with {card_text(v)}", "A10")
-                if c // 13 != trump:
-                    for p in hand:
-                        v = ca[p]
-                        if v != UNKNOWN and p != pos and v // 13 == trump:
-                            raise self._illegal(f"seat {s} cannot follow suit and must play a trump "
-                                                f"({card_text(v)})", "A10")
+            trump = self.trump_suit
+            for p in hand:
+                v = ca[p]
+                if v != UNKNOWN and p != pos and v // 13 == led:
+                    raise self._illegal(f"seat {s} must follow suit with {card_text(v)}", "A10")
+            for p in hand:
+                v = ca[p]
+                if v != UNKNOWN and p != pos and v // 13 == trump:
+                    raise self._illegal(f"seat {s} cannot follow suit and must play a trump "
+                                        f"({card_text(v)})", "A10")
         hand.remove(pos)
         self.pub[pos] = True
         self.trick_pos.append(pos)
@@ -542,11 +640,7 @@ class AziHand(HandState):
 
     def power(self, c: Card, led: int) -> int:
         """How strong ``c`` is in a trick led in suit ``led`` (A3, A11); -1 cannot win it."""
-        if c == self.top_card:
-            return 100
-        if c // 13 == self.trump_suit:
-            return 50 + c % 13
-        return c % 13 if c // 13 == led else -1
+        return power(c, led, self.trump_suit, self.top_card)
 
     def _end_trick(self) -> None:
         ca = self.card_at
@@ -572,19 +666,25 @@ class AziHand(HandState):
     # ---- the end
 
     def _finish(self, winner: int | None, uncontested: bool) -> None:
+        self._ending = (winner, uncontested)
+        if not self._searching:
+            self._result = self._make_result(winner, uncontested)
+        self.phase = OVER
+        self._turn = TERMINAL
+        self._need = None
+
+    def _make_result(self, winner: int | None, uncontested: bool) -> AziResult:
+        """The result of the hand as it ended (nothing changes once it is over)."""
         n = self.n
         contrib = tuple(self.contrib)
         # A16: only a short all-in limits what the winner takes (A13)
         payouts = (0,) * n if winner is None else settle_pot(contrib, winner, self.short[winner])
-        self._result = AziResult(
+        return AziResult(
             winner=winner, azi=winner is None, uncontested=uncontested, tricks=tuple(self.won),
             contributions=contrib, payouts=payouts,
             stacks=tuple(self.stack[i] + payouts[i] for i in range(n)),
             trick_winners=tuple(s for s in range(n) if self.won[s]),
             short=tuple(s for s in range(n) if self.short[s]))
-        self.phase = OVER
-        self._turn = TERMINAL
-        self._need = None
 
     # ------------------------------------------------------------------ knowledge
 
