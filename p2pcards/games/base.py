@@ -535,6 +535,8 @@ class HandState(ABC):
 
     _copied_lists: ClassVar[tuple[str, ...]] = ()
     """Names of list attributes ``clone`` must copy (one level deep); the rest is shared or immutable."""
+    _searching: bool = False
+    """A search copy (an engine's ``search_copy``): it keeps no history, so it has no digest or record."""
 
     # ---- what is awaited
 
@@ -690,6 +692,8 @@ class HandState(ABC):
         canonical encoding in turn (each is self-delimiting), so it can be extended as events are
         appended: asking for the digest after every step costs one event each time, not the whole
         history.  The cached hasher is never updated in place, so clones may share it."""
+        if self._searching:
+            raise GameError("a search copy keeps no history: it has no digest")
         cached = self.__dict__.get("_digest_cache")
         if cached is None:
             count, hasher = 0, hashlib.sha256(b"p2pcards/hand/v1")
@@ -707,6 +711,8 @@ class HandState(ABC):
         return hasher.digest()
 
     def record(self) -> HandRecord:
+        if self._searching:
+            raise GameError("a search copy keeps no history: it has no record")
         text = self.rules.action_text
         return HandRecord(self.rules.name, self.rules.options, self.setup, tuple(self.card_at),
                           tuple((seat, text(a)) for seat, a in self._actions))

@@ -45,7 +45,6 @@ from p2pcards.games.base import (
     Disclose,
     FulfilError,
     GameError,
-    HandRecord,
     HandState,
     Need,
     Reveal,
@@ -349,16 +348,6 @@ class AziHand(HandState):
             masks[s] = mask
         return AziPlay(masks, order, self._turn, self.trick, list(self.won), self.trump_suit,
                        self.top_card)
-
-    def digest(self) -> bytes:
-        if self._searching:
-            raise GameError("a search copy keeps no history: it has no digest")
-        return super().digest()
-
-    def record(self) -> HandRecord:
-        if self._searching:
-            raise GameError("a search copy keeps no history: it has no record")
-        return super().record()
 
     def reveals(self, action: Action) -> tuple[int, ...]:
         s = self._turn

@@ -33,7 +33,6 @@ from p2pcards.games.base import (
     Deal,
     FulfilError,
     GameError,
-    HandRecord,
     HandState,
     Need,
     Reveal,
@@ -732,16 +731,6 @@ class DurakState(HandState):
         self._actions = []
         self._searching = True
         self.__dict__.pop("_digest_cache", None)
-
-    def digest(self) -> bytes:
-        if self._searching:
-            raise GameError("a search copy keeps no history: it has no digest")
-        return super().digest()
-
-    def record(self) -> HandRecord:
-        if self._searching:
-            raise GameError("a search copy keeps no history: it has no record")
-        return super().record()
 
     def observe(self, position: int, c: Card) -> None:
         before = self.card_at[position] if position.__class__ is int and 0 <= position < len(
