@@ -3,6 +3,7 @@ masks) and ``AziHand.search_copy`` (no history, cards seen at once), over random
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -44,15 +45,21 @@ def step(st: AziHand, rng: Rng, deck: list[int]) -> None:
         fulfil_from(st, deck)
 
 
-@pytest.mark.parametrize("opts", TABLES)
-def test_the_play_copy_plays_as_the_hand(opts: dict[str, Any]) -> None:
-    played = 0
-    for seed in range(60):
+def in_play(opts: dict[str, Any], seeds: range) -> Iterator[tuple[AziHand, Rng, list[int]]]:
+    """Per seed, a hand whose bidding was played at random up to its first card (hands that end in
+    the bidding are left out)."""
+    for seed in seeds:
         st, rng, deck = dealt(opts, seed)
         while st.to_act != TERMINAL and st.phase_name != "play":
             step(st, rng, deck)
-        if st.to_act == TERMINAL:
-            continue
+        if st.to_act != TERMINAL:
+            yield st, rng, deck
+
+
+@pytest.mark.parametrize("opts", TABLES)
+def test_the_play_copy_plays_as_the_hand(opts: dict[str, Any]) -> None:
+    played = 0
+    for st, rng, _ in in_play(opts, range(60)):
         copy = st.play_copy()
         while st.to_act != TERMINAL:
             assert copy.to_act == st.to_act
@@ -71,12 +78,7 @@ def test_the_play_copy_plays_as_the_hand(opts: dict[str, Any]) -> None:
 
 
 def test_the_play_copy_refuses_what_the_hand_refuses() -> None:
-    for seed in range(40):
-        st, rng, deck = dealt({"players": 4}, seed)
-        while st.to_act != TERMINAL and st.phase_name != "play":
-            step(st, rng, deck)
-        if st.to_act == TERMINAL:
-            continue
+    for st, _, _ in in_play({"players": 4}, range(40)):
         copy = st.play_copy()
         while st.to_act != TERMINAL:
             legal = set(st.legal_actions())
@@ -110,12 +112,7 @@ def test_a_search_copy_bids_and_plays_as_the_hand_without_history(opts: dict[str
 
 
 def test_a_play_copy_takes_the_cards_a_state_does_not_know() -> None:
-    for seed in range(20):
-        st, rng, deck = dealt({"players": 4, "blind": False}, seed)
-        while st.to_act != TERMINAL and st.phase_name != "play":
-            step(st, rng, deck)
-        if st.to_act == TERMINAL:
-            continue
+    for st, _, _ in in_play({"players": 4, "blind": False}, range(20)):
         view = st.view(st.to_act)
         masked = view.determinize({})
         assert isinstance(masked, AziHand)

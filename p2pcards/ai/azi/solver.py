@@ -116,7 +116,7 @@ def solve(state: AziPlay, root: int, nodes: list[int] | None = None) -> list[tup
             st.apply(opts[0])
             count[0] += 1
             if st.to_act < 0:
-                return win_vec[st.winner] if st.winner is not None else score(st)
+                return score(st)
         last = len(opts) - 1
         res: Vec | None = None
         for i, a in enumerate(opts):
