@@ -50,6 +50,8 @@ class Observed:
     """The voices with a vote or an abandon held for the open step after its head."""
     voted: bool
     """Whether this seat voted at the open step already."""
+    gone_on: tuple[int, ...] = ()
+    """The voices whose abandon at the open step names ours: they went on without us."""
 
 
 @dataclass(frozen=True)
@@ -78,34 +80,47 @@ def due(seen: Observed) -> Claim | None:
         return Claim(decide.ABANDON, unheard(seen, gone), awaited=gone)
     if not seen.voted:
         return Claim(decide.VOTE, gone, awaited=gone)
-    # We voted; if too few voices are heard from at this step for any vote to decide, this voice
-    # may go on by itself.
-    named = unheard(seen, gone, votes_only=True)
+    # We voted; if too few voices are with us at this step for any vote to decide, this voice may go
+    # on by itself.
+    named = unvoted(seen, gone)
     if 2 * len(named) < len(playing):
         return None
     return Claim(decide.ABANDON, named, after_vote=True, awaited=gone)
 
 
 def _past_clock(seen: Observed, voice: int) -> bool:
-    heard = seen.heard.get(voice, seen.never_heard)
-    return seen.waited >= seen.timeout or seen.now - heard >= DISCONNECTED_MS
+    return seen.waited >= seen.timeout or _disconnected(seen, voice)
 
 
-def unheard(seen: Observed, gone: tuple[int, ...], *, votes_only: bool = False) -> tuple[int, ...]:
-    """The voices an abandon at the open step names: those missing (whatever else they signed: a seat
-    that votes but never moves stops the game as surely), and the others of which this replica holds
-    nothing for the step — or, once we voted (every voice still there has voted by then), no vote or
-    abandon."""
+def _disconnected(seen: Observed, voice: int) -> bool:
+    return seen.now - seen.heard.get(voice, seen.never_heard) >= DISCONNECTED_MS
+
+
+def unheard(seen: Observed, gone: tuple[int, ...]) -> tuple[int, ...]:
+    """The voices an abandon at the open step names when half or more are missing: those missing
+    (whatever else they signed: a seat that votes but never moves stops the game as surely), and the
+    key holders of which this replica holds nothing for the step."""
     att, voices = seen.att, seen.voices
 
     def heard(v: int) -> bool:
-        if v in seen.claims:
-            return True
-        return not votes_only and any(att.holds(att.step, s) for s in voices.seats_of((v,), att.active))
+        return v in seen.claims or any(att.holds(att.step, s) for s in voices.seats_of((v,), att.active))
 
     holders = set(voices.among(att.active))
     return tuple(
         v
         for v in decide.playing(voices, att)
-        if v in gone or (v != seen.me and not heard(v) and (votes_only or v in holders))
+        if v in gone or (v != seen.me and v in holders and not heard(v))
+    )
+
+
+def unvoted(seen: Observed, gone: tuple[int, ...]) -> tuple[int, ...]:
+    """The voices an abandon after our own vote names: those missing, and the others that are not with
+    us at the step — no vote or abandon of theirs held, and disconnected or gone on without us.  A
+    voice still connected that owes nothing here may be a person who keeps waiting for the missing
+    (SPEC §10): it is theirs to decide, so we wait with them rather than name them."""
+    return tuple(
+        v
+        for v in decide.playing(seen.voices, seen.att)
+        if v in gone
+        or (v != seen.me and v not in seen.claims and (_disconnected(seen, v) or v in seen.gone_on))
     )

@@ -1540,6 +1540,7 @@ class Table:
             for v, m in self._abandons.get((att.step, att.head), {}).items()
             if own not in decide.named(m, self.n)
         }
+        gone_on = tuple(sorted(v for v in self._abandons.get((att.step, att.head), {}) if v not in with_us))
         held = {**self._votes.get((att.step, att.head), {}), **with_us}
         waited = self._now - self._since
         timeout = self.genesis.timeout_ms
@@ -1555,6 +1556,7 @@ class Table:
                 timeout,
                 held,
                 key in self._voted or own in self._votes.get((att.step, att.head), {}),
+                gone_on,
             )
         )
         if claim is None:

@@ -6,6 +6,7 @@ from p2pcards.games import ActionError
 from p2pcards.table import outputs as out
 from p2pcards.table import replica
 from p2pcards.table.replica import Table
+from p2pcards.wire import SignedMessage
 from tests.table.helpers import Room, identities
 
 
@@ -224,6 +225,45 @@ def test_when_two_of_five_vanish_the_three_left_vote_both_out_and_play_on():
         assert t.seats_out == {3: "silent", 4: "silent"}
         assert t.over and not t.abandoned
     assert len({room.tables[i].digest() for i in (0, 1, 2)}) == 1
+
+
+def test_a_program_that_voted_waits_with_a_person_who_keeps_waiting_and_never_names_them():
+    """Three seats; seat 2 is gone.  Seat 0 plays for nobody and votes at once; seat 1's person keeps
+    waiting, asked again and again.  Seat 1 is connected and owes nothing at the step, so seat 0 never
+    goes on by itself naming it, however long it waits; the person's "go on" then makes the majority,
+    and both play on without seat 2."""
+    room = QuietRoom.make("durak", 3, seed=12)
+    room.tables[1].person = True
+    room.start()
+    while room.queue and (room.tables[0].attempt is None or room.tables[0].chain.step < 6):
+        room.run(limit=1)
+    room.muted = (2,)
+    room.run()
+    t0, t1 = room.tables[0], room.tables[1]
+    asked = 0
+    for now in range(0, 600_000, 1_000):  # ten move clocks (the genesis timeout is 60 s)
+        for i in (0, 1):
+            room.handle(i, room.tables[i].tick(now))
+        room.run()
+        if len(room.of(1, out.SilentSeats)) > asked:
+            asked += 1
+            room.handle(1, t1.decide_silent(False))
+            room.run()
+    assert asked >= 9, "the person was asked again after every timeout"
+    claims = [(m.seat, m.kind) for j in (0, 1) for m in map(SignedMessage.from_bytes, room.journals[j])
+              if m.kind in ("void_vote", "abandon")]
+    assert claims == [(0, "void_vote"), (0, "void_vote")], "seat 0 voted, once; nobody abandoned"
+    assert t0.verdicts == [] and t1.verdicts == [] and not t0.over
+    room.handle(1, t1.decide_silent(True))
+    room.run()
+    for now in range(600_000, 700_000, 1_000):
+        for i in (0, 1):
+            room.handle(i, room.tables[i].tick(now))
+        room.run()
+    for t in (t0, t1):
+        assert [(f.seat, f.kind) for f in t.verdicts] == [(2, "silent")]
+        assert t.seats_out == {2: "silent"} and t.over and not t.abandoned
+    assert t0.digest() == t1.digest()
 
 
 def test_a_person_is_asked_before_the_match_is_ended_and_may_keep_waiting():
