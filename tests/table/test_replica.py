@@ -3,11 +3,12 @@
 import pytest
 
 from p2pcards.games import ActionError
+from p2pcards.table import decide, replica
 from p2pcards.table import outputs as out
-from p2pcards.table import replica
 from p2pcards.table.replica import Table
 from p2pcards.wire import SignedMessage
 from tests.table.helpers import Room, identities
+from tests.table.review_drivers import signed_as
 
 
 @pytest.mark.parametrize(("game", "n"), [("durak", 2), ("durak", 6), ("spades", 4), ("azi", 3), ("azi", 6)])
@@ -135,15 +136,22 @@ class QuietRoom(Room):
                 self.handle(j, self.tables[j].receive(i, payload))
 
 
-def _vanish_and_wait(n: int, until_ms: int, gone: int = 1) -> QuietRoom:
+def _vanished(n: int, gone: int = 1, person: int | None = None) -> QuietRoom:
+    """A Durak table of ``n`` whose last ``gone`` seats vanish a few steps into the first hand (the
+    setup before it needs every seat); ``person``: the seat a person plays."""
     room = QuietRoom.make("durak", n, seed=12)
+    if person is not None:
+        room.tables[person].person = True
     room.start()
-    # The seat vanishes a few steps into the first hand (the setup before it needs every seat).
     while room.queue and (room.tables[0].attempt is None or room.tables[0].chain.step < 6):
         room.run(limit=1)
     room.muted = tuple(range(n - gone, n))
-
     room.run()
+    return room
+
+
+def _vanish_and_wait(n: int, until_ms: int, gone: int = 1) -> QuietRoom:
+    room = _vanished(n, gone)
     for now in range(0, until_ms, 1_000):
         for i, t in enumerate(room.tables):
             if i not in room.muted:
@@ -227,32 +235,44 @@ def test_when_two_of_five_vanish_the_three_left_vote_both_out_and_play_on():
     assert len({room.tables[i].digest() for i in (0, 1, 2)}) == 1
 
 
+def _seat_1_keeps_waiting(room: QuietRoom, start: int, until: int, *, every_tick: bytes = b"") -> int:
+    """Ticks seats 0 and 1 from ``start`` to ``until`` ms; seat 1's person answers "keep waiting"
+    whenever asked (and, with ``every_tick``, seat 1 is heard sending it each second).  How often
+    seat 1 was asked."""
+    asked = len(room.of(1, out.SilentSeats))
+    for now in range(start, until, 1_000):
+        for i in (0, 1):
+            room.handle(i, room.tables[i].tick(now))
+        if every_tick:
+            room.handle(0, room.tables[0].receive(1, every_tick))
+        room.run()
+        while len(room.of(1, out.SilentSeats)) > asked:
+            asked += 1
+            room.handle(1, room.tables[1].decide_silent(False))
+            room.run()
+    return asked
+
+
+def _claims(room: QuietRoom, *seats: int) -> list[tuple[int, str, list[int]]]:
+    """The votes and abandons in the journals of ``seats``: who signed, which, naming whom."""
+    return [
+        (m.seat, m.kind, list(decide.named(m, 3)))
+        for j in seats
+        for m in map(SignedMessage.from_bytes, room.journals[j])
+        if m.kind in ("void_vote", "abandon")
+    ]
+
+
 def test_a_program_that_voted_waits_with_a_person_who_keeps_waiting_and_never_names_them():
     """Three seats; seat 2 is gone.  Seat 0 plays for nobody and votes at once; seat 1's person keeps
     waiting, asked again and again.  Seat 1 is connected and owes nothing at the step, so seat 0 never
     goes on by itself naming it, however long it waits; the person's "go on" then makes the majority,
     and both play on without seat 2."""
-    room = QuietRoom.make("durak", 3, seed=12)
-    room.tables[1].person = True
-    room.start()
-    while room.queue and (room.tables[0].attempt is None or room.tables[0].chain.step < 6):
-        room.run(limit=1)
-    room.muted = (2,)
-    room.run()
+    room = _vanished(3, person=1)
     t0, t1 = room.tables[0], room.tables[1]
-    asked = 0
-    for now in range(0, 600_000, 1_000):  # ten move clocks (the genesis timeout is 60 s)
-        for i in (0, 1):
-            room.handle(i, room.tables[i].tick(now))
-        room.run()
-        if len(room.of(1, out.SilentSeats)) > asked:
-            asked += 1
-            room.handle(1, t1.decide_silent(False))
-            room.run()
+    asked = _seat_1_keeps_waiting(room, 0, 600_000)  # ten move clocks (the genesis timeout is 60 s)
     assert asked >= 9, "the person was asked again after every timeout"
-    claims = [(m.seat, m.kind) for j in (0, 1) for m in map(SignedMessage.from_bytes, room.journals[j])
-              if m.kind in ("void_vote", "abandon")]
-    assert claims == [(0, "void_vote"), (0, "void_vote")], "seat 0 voted, once; nobody abandoned"
+    assert _claims(room, 0, 1) == [(0, "void_vote", [2])] * 2, "seat 0 voted, once; nobody abandoned"
     assert t0.verdicts == [] and t1.verdicts == [] and not t0.over
     room.handle(1, t1.decide_silent(True))
     room.run()
@@ -266,17 +286,28 @@ def test_a_program_that_voted_waits_with_a_person_who_keeps_waiting_and_never_na
     assert t0.digest() == t1.digest()
 
 
+def test_a_program_that_voted_goes_on_by_itself_from_a_connected_voice_that_went_on_without_it():
+    """As above, but seat 1 (still heard from every second) also signs an abandon naming seats 0 and
+    2: it went on without seat 0, so it is not with seat 0 at the step any more.  Seat 0 then goes on
+    by its own word, naming seats 1 and 2, one timeout later, and not before."""
+    room = _vanished(3, person=1)
+    t0 = room.tables[0]
+    _seat_1_keeps_waiting(room, 0, 20_000)
+    assert _claims(room, 0) == [(0, "void_vote", [2])]
+    end = signed_as(room.genesis, 1, "abandon", {"silent": [0, 2]}, t0.chain.step, t0.chain.head)
+    room.muted = (1, 2)  # seat 1 is heard only through the abandon it keeps sending
+    _seat_1_keeps_waiting(room, 20_000, 75_000, every_tick=end)
+    assert [c for c in _claims(room, 0) if c[0] == 0 and c[1] == "abandon"] == []
+    _seat_1_keeps_waiting(room, 75_000, 90_000, every_tick=end)
+    assert (0, "abandon", [1, 2]) in _claims(room, 0)
+    assert t0.over and t0.abandoned
+
+
 def test_a_person_is_asked_before_the_match_is_ended_and_may_keep_waiting():
     """The other machine is gone: the person is asked at the connection clock, not before; "keep
     waiting" asks again one timeout later, nothing decided meanwhile; "go on" ends the match by this
     voice's word (unconfirmed: abandoned)."""
-    room = QuietRoom.make("durak", 2, seed=12)
-    room.tables[0].person = True
-    room.start()
-    while room.queue and (room.tables[0].attempt is None or room.tables[0].chain.step < 6):
-        room.run(limit=1)
-    room.muted = (1,)
-    room.run()
+    room = _vanished(2, person=0)
     t = room.tables[0]
     asked: list[tuple[int, out.SilentSeats]] = []
     for now in range(0, 20_000, 1_000):
