@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from p2pcards import __version__
-from p2pcards.cli.common import UsageError, think_time
+from p2pcards.cli.common import UsageError, program, think_time
 
 EXIT_INTERRUPTED = 130
 EXIT_CLOSED_OUTPUT = 141
@@ -93,13 +93,14 @@ def resume_any(args: argparse.Namespace) -> int:
     offered = [s for s in games.all_saved()
                if s.unfinished and (s.kind == "offline" or s.game_id in network)]
     if not offered:
-        raise UsageError("there is no unfinished game to resume (see `p2pcards games`)")
+        raise UsageError(f"there is no unfinished game to resume (see `{program()} games`)")
     if len(offered) == 1:
         chosen: bytes | None = offered[0].game_id
     elif args.json or not (sys.stdin.isatty() and sys.stdout.isatty()):
         listed = "; ".join(f"{s.game_id.hex()[:12]} ({s.genesis.game if s.genesis else '?'}, "
                            f"{'offline' if s.kind == 'offline' else 'network'})" for s in offered[:12])
-        raise UsageError(f"{len(offered)} games are unfinished: {listed}. Name one: p2pcards resume GAME_ID")
+        raise UsageError(f"{len(offered)} games are unfinished: {listed}. "
+                         f"Name one: {program()} resume GAME_ID")
     else:
         chosen = games.choose(offered, "Resume which game?")
         if chosen is None:

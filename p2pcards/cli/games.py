@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from p2pcards import store, wire
 from p2pcards.ai.budget import DEFAULT_THINK_MS, MAX_THINK_MS, default_think
-from p2pcards.cli.common import UsageError, print_json
+from p2pcards.cli.common import UsageError, print_json, program
 from p2pcards.store import journal as journal_file
 from p2pcards.store import paths
 from p2pcards.store.files import PRIVATE_MODE, atomic_write, check_private
@@ -269,7 +269,7 @@ def pick(prefix: str) -> bytes:
         raise UsageError(f"GAME_ID is the game's id in hex (6 digits or more), not {prefix!r}")
     matches = [g for g in store.saved_games() if g.hex().startswith(text)]
     if not matches:
-        raise UsageError(f"no saved game has an id starting with {text} (see `p2pcards games`)")
+        raise UsageError(f"no saved game has an id starting with {text} (see `{program()} games`)")
     if len(matches) > 1:
         raise UsageError(f"{text} fits {len(matches)} saved games: give more of the id")
     return matches[0]
@@ -350,7 +350,7 @@ def _list(as_json_doc: bool) -> int:
         print(line_of(s))
     unfinished = [s for s in found if s.unfinished]
     if unfinished:
-        print(f"{len(unfinished)} unfinished: continue one with `p2pcards resume GAME_ID`.")
+        print(f"{len(unfinished)} unfinished: continue one with `{program()} resume GAME_ID`.")
     return 0
 
 
@@ -402,10 +402,10 @@ def _show(game_id: bytes, as_json_doc: bool) -> int:
     print(f"kept     {human_size(s.size)} in {s.directory}"
           + ("" if records is None else f" ({records} messages in the journal)"))
     short = game_id.hex()[:12]
-    print(f"verify   p2pcards verify {short}")
+    print(f"verify   {program()} verify {short}")
     if s.unfinished:
-        print(f"resume   p2pcards resume {short}")
-    print(f"remove   p2pcards games remove {short}")
+        print(f"resume   {program()} resume {short}")
+    print(f"remove   {program()} games remove {short}")
     return 0
 
 

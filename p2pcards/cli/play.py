@@ -30,7 +30,14 @@ from p2pcards import games, store
 from p2pcards.ai.base import LEVELS
 from p2pcards.ai.budget import parse_think, set_default_think
 from p2pcards.cli import games as saved_games
-from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules, think_time
+from p2pcards.cli.common import (
+    UsageError,
+    add_game_argument,
+    game_options,
+    load_rules,
+    program,
+    think_time,
+)
 from p2pcards.cli.pager import page
 from p2pcards.cli.rules import rules_page, rules_text
 from p2pcards.cli.screen import menu, questions
@@ -150,7 +157,7 @@ def resume(
         if json_mode:
             Terminal(json_mode=True).emit({"event": "over", "game_id": game_id})
         else:
-            print(f"This game is over. Check it with  p2pcards verify {game_id[:12]}")
+            print(f"This game is over. Check it with  {program()} verify {game_id[:12]}")
         return 0
     if auto is not None:
         levels = dict(record.levels)
@@ -490,7 +497,7 @@ class Session:
         if self.saved and not self.room.finished:
             short = self.room.game_id.hex()[:12]
             try:
-                keep = self.read(f"Keep the game to finish later (p2pcards resume {short})? [Y/n] ")
+                keep = self.read(f"Keep the game to finish later ({program()} resume {short})? [Y/n] ")
             except EOFError:
                 keep = "y"
             self.kept = keep.strip().lower() not in ("n", "no")
@@ -544,8 +551,8 @@ class Session:
         self.term.answered()
         self.screen.say()  # off the line of the prompt (or of the ^C the terminal echoed)
         if self.saved and not self.room.finished and self.room.table.chain.step > 0:
-            self.screen.say(Text(f"Interrupted. The game is kept: come back to it with  p2pcards resume "
-                                 f"{game_id[:12]}", style="bold"))
+            self.screen.say(Text(f"Interrupted. The game is kept: come back to it with  {program()} "
+                                 f"resume {game_id[:12]}", style="bold"))
         else:
             self.screen.say(Text("Interrupted.", style="dim"))
 
@@ -556,9 +563,9 @@ class Session:
         unfinished = not self.room.finished
         self.term.emit({"event": "saved", "game_id": game_id, "finished": not unfinished})
         self.screen.say(Text("The game's journal is kept: check it any time with  "
-                             f"p2pcards verify {game_id[:12]}", style="dim"))
+                             f"{program()} verify {game_id[:12]}", style="dim"))
         if unfinished:
-            self.screen.say(Text(f"Come back to this game with  p2pcards resume {game_id[:12]}",
+            self.screen.say(Text(f"Come back to this game with  {program()} resume {game_id[:12]}",
                                  style="bold"))
 
 

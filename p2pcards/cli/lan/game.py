@@ -16,6 +16,7 @@ import trio
 from rich.markdown import Markdown
 from rich.text import Text
 
+from p2pcards.cli.common import program
 from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
 from p2pcards.cli.rules import rules_page
 from p2pcards.cli.screen import going_on, menu, questions, words
@@ -387,7 +388,7 @@ class LanGame:
             self.term.emit({"event": "prompt", "prompt": "Leave the game? [y/N]"})
             if not self.term.json:
                 short = self.game_id.hex()[:12]
-                self.screen.say(Text(f"If you leave, the others wait for you; `p2pcards resume {short}` "
+                self.screen.say(Text(f"If you leave, the others wait for you; `{program()} resume {short}` "
                                      "brings you back to this game.", style="dim"))
         self._ask()
 
@@ -604,9 +605,9 @@ class LanGame:
         self.term.emit({"event": "saved", "game_id": game_id, "finished": self.finished,
                         "journal": str(store_paths.journal_path(self.game_id))})
         self.screen.say(Text("The game's journal is kept: check it any time with  "
-                             f"p2pcards verify {game_id[:12]}", style="dim"))
+                             f"{program()} verify {game_id[:12]}", style="dim"))
         if not self.finished:
-            self.screen.say(Text(f"Come back to this game with  p2pcards resume {game_id[:12]}",
+            self.screen.say(Text(f"Come back to this game with  {program()} resume {game_id[:12]}",
                                  style="bold"))
 
 

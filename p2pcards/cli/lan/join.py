@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from rich.text import Text
 
 from p2pcards.ai.budget import default_think, parse_think, set_default_think
-from p2pcards.cli.common import UsageError
+from p2pcards.cli.common import UsageError, program
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan.finding import DEALER_WORDS, find_table
 from p2pcards.cli.lan.runner import Context, LanError, run_trio
@@ -303,9 +303,10 @@ def started_message(label: str, lobby_id: bytes, host_fingerprint: str) -> str:
             continue
         short = record.game_id.hex()[:12]
         if record.finished:
-            return f"the game at {label!r} has started, and you played it to its end: p2pcards verify {short}"
+            return (f"the game at {label!r} has started, and you played it to its end: "
+                    f"{program()} verify {short}")
         return (f"the game at {label!r} has started, and you have a seat at it: come back to it with  "
-                f"p2pcards resume {short}")
+                f"{program()} resume {short}")
     return f"the game at {label!r} has already started: it takes no more players"
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 import trio
 from rich.text import Text
 
-from p2pcards.cli.common import UsageError
+from p2pcards.cli.common import UsageError, program
 from p2pcards.cli.lan.terminal import Out
 
 if TYPE_CHECKING:  # the game's screen and node: imported by whoever plays, not by every command
@@ -71,7 +71,7 @@ def _interrupted(context: Context) -> None:
     out.say()
     if context.game_id is not None and not context.finished:
         short = context.game_id.hex()[:12]
-        out.say(Text(f"Interrupted. The game is kept: come back to it with  p2pcards resume {short}",
+        out.say(Text(f"Interrupted. The game is kept: come back to it with  {program()} resume {short}",
                      style="bold"))
     else:
         out.say(Text("Interrupted.", style="dim"))
