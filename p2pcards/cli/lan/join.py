@@ -363,22 +363,44 @@ async def _connect(
             if target.ad is not None and target.ad.private and code is None:
                 code = await _ask_code(out, lines, f"{target.label!r} is a private table")
             continue
+        if _unreachable(problem):
+            raise LanError(nobody_answers(target, problem))
         raise LanError(f"could not join {target.label}: {problem}")
+
+
+def _tried(problem: str, host: str, port: int) -> str:
+    """What happened at ``host:port``, in words, from the connection's ``problem``."""
+    why = problem.split(f"{host}:{port}", 1)[-1].lstrip(": ").rstrip(".")
+    if "refused" in why.lower():
+        return f"nothing listens on port {port} (the connection was refused)"
+    if why.startswith("within"):
+        return f"port {port} gave no answer {why}"
+    return f"port {port} cannot be reached ({why[:1].lower()}{why[1:]})"
+
+
+_WHAT_NEXT = ("check that the host's program is still running and that both laptops are on the same "
+              "network (see docs/troubleshooting.md)")
 
 
 def nobody_at(address: str, problem: str, looked: float) -> str:
     """What was tried at an address alone where nothing answered, and what to try next."""
-    why = problem.split(f"{address}:{DEFAULT_PORT}", 1)[-1].lstrip(": ").rstrip(".")
-    if "refused" in why.lower():
-        tried = f"nothing listens on port {DEFAULT_PORT} (the connection was refused)"
-    elif why.startswith("within"):
-        tried = f"port {DEFAULT_PORT} gave no answer {why}"
-    else:
-        tried = f"port {DEFAULT_PORT} cannot be reached ({why[:1].lower()}{why[1:]})"
+    tried = _tried(problem, address, DEFAULT_PORT)
     return (f"no p2pcards table at {address}: {tried}, and no table at {address} was announced on the "
             f"network within {looked:g} s. Check the address on the host's screen (\"Players join with: "
-            "p2pcards join HOST:PORT\") and give it with its port; check that the host's program is still "
-            "running and that both laptops are on the same network (see docs/troubleshooting.md)")
+            f"p2pcards join HOST:PORT\") and give it with its port; {_WHAT_NEXT}")
+
+
+def nobody_answers(target: Target, problem: str) -> str:
+    """What was tried where nothing answered (an address with its port, or the addresses a table was
+    announced at), and what to try next."""
+    host, port = target.addresses[-1]
+    tried = _tried(problem, host, port)
+    if target.ad is None:
+        return (f"no p2pcards table at {host}:{port}: {tried}. Check the address on the host's screen "
+                f"(\"Players join with: p2pcards join HOST:PORT\"), its port included; {_WHAT_NEXT}")
+    where = ", ".join(f"{a}:{p}" for a, p in target.addresses)
+    return (f"{target.label!r} was announced at {where}, but {tried}. The host may have just closed it, "
+            f"or a firewall on the host's laptop blocks the port; {_WHAT_NEXT}")
 
 
 def _unreachable(problem: str) -> bool:
