@@ -43,7 +43,7 @@ def test_come_back_with_names_a_command_that_runs_from_where_the_game_was_starte
         child.expect(pexpect.EOF)
     finally:
         child.close()
-    hint = re.search(r"Come back to this game with +(.+ resume [0-9a-f]{12})", plain(child.before))
+    hint = re.search(r"Come back to this game with\s+(\S+ resume [0-9a-f]{12})", plain(child.before))
     assert hint is not None, plain(child.before)
     again = pexpect.spawn("sh", ["-c", hint.group(1)], env=env, encoding="utf-8", timeout=60,
                           dimensions=(24, 80), cwd=str(tmp_path))

@@ -279,8 +279,7 @@ class LanGame:
             self.screen.flush()
             self.term.prompt(question.prompt)
         elif self.turn is not None and self.asking is not None:
-            e = self.asking
-            self.term.prompt(f"{e.verb.capitalize()} how many chips ({e.low}-{e.high})? ")
+            self.term.prompt(menu.amount_prompt(self.asking))
         elif self.turn is not None:
             self.screen.flush()
             self.term.prompt("Your move: ")
@@ -333,7 +332,9 @@ class LanGame:
         if self.asking is not None:
             entry, self.asking = self.asking, None
             amount = menu.resolve_amount(raw, entry)
-            if isinstance(amount, menu.Command):
+            if isinstance(amount, menu.Back):
+                self._ask()
+            elif isinstance(amount, menu.Command):
                 self._command(amount)
             elif isinstance(amount, menu.Problem):
                 self.screen.problem(raw, amount.message)
@@ -604,11 +605,12 @@ class LanGame:
         game_id = self.game_id.hex()
         self.term.emit({"event": "saved", "game_id": game_id, "finished": self.finished,
                         "journal": str(store_paths.journal_path(self.game_id))})
-        self.screen.say(Text("The game's journal is kept: check it any time with  "
-                             f"{program()} verify {game_id[:12]}", style="dim"))
+        width = self.term.console.width
+        self.screen.say(words.with_command("The game's journal is kept: check it any time with",
+                                            f"{program()} verify {game_id[:12]}", width, "dim"))
         if not self.finished:
-            self.screen.say(Text(f"Come back to this game with  {program()} resume {game_id[:12]}",
-                                 style="bold"))
+            self.screen.say(words.with_command("Come back to this game with",
+                                                f"{program()} resume {game_id[:12]}", width, "bold"))
 
 
 # ============================================================================ the network's own events

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from p2pcards.cli.common import UsageError, program
 from p2pcards.cli.lan.terminal import Out
+from p2pcards.cli.screen.words import with_command
 
 if TYPE_CHECKING:  # the game's screen and node: imported by whoever plays, not by every command
     from p2pcards.cli.lan import record as records
@@ -71,8 +72,8 @@ def _interrupted(context: Context) -> None:
     out.say()
     if context.game_id is not None and not context.finished:
         short = context.game_id.hex()[:12]
-        out.say(Text(f"Interrupted. The game is kept: come back to it with  {program()} resume {short}",
-                     style="bold"))
+        out.say(with_command("Interrupted. The game is kept: come back to it with",
+                              f"{program()} resume {short}", out.console.width, "bold"))
     else:
         out.say(Text("Interrupted.", style="dim"))
 
