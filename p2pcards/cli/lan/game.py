@@ -166,7 +166,11 @@ class LanGame:
             if self.lines is not None and self.auto is None:
                 nursery.start_soon(self._input)
             await self.done.wait()
-            if not self.left:
+            if self.left:
+                # The others are told that this person left, rather than left to guess at a crash.
+                for node in nodes:
+                    await node.leave()
+            else:
                 self.screen.activity("Staying a moment so that every seat can catch up…")
                 with trio.move_on_after(FINISH_WAIT):
                     for node in nodes:
@@ -389,8 +393,10 @@ class LanGame:
             self.term.emit({"event": "prompt", "prompt": "Leave the game? [y/N]"})
             if not self.term.json:
                 short = self.game_id.hex()[:12]
-                self.screen.say(Text(f"If you leave, the others wait for you; `{program()} resume {short}` "
-                                     "brings you back to this game.", style="dim"))
+                self.screen.say(Text(
+                    "If you leave, the others are told that you left, and they may go on without you "
+                    "(the hand being played is then dealt again without you). "
+                    f"`{program()} resume {short}` brings you back to this game.", style="dim"))
         self._ask()
 
     def _leave(self) -> None:
@@ -588,7 +594,8 @@ class LanGame:
             self.term.emit({"event": "left", "hand": self.screen.hand, "input_ended": self.input_ended,
                             **self.screen.result_json()})
             self.screen.say()
-            self.screen.say(Text("You left the table. Standings so far:", style="bold"))
+            told = " The others were told that you left." if self.connected - self.dropped else ""
+            self.screen.say(Text(f"You left the table.{told} Standings so far:", style="bold"))
             self.screen.say(Text(self.screen.standings() or "no hand finished yet"))
         self._saved_line()
         if self.left:
@@ -643,6 +650,15 @@ def _peer(screen: GameScreen, event: PeerUp | PeerDown) -> None:
     gone = words.duration(DISCONNECTED_MS // 1000)
     then = "you are asked whether to go on without them" if game.auto is None else \
         "the table may go on without them"
+    if event.left:
+        if game.genesis.runner_of(event.seat) is not None:
+            runner = laptop(game.genesis, screen.names, game.me, event.seat)
+            screen.say(Text(f"{name}, the computer player {runner} runs, left the game with it.",
+                            style="yellow"))
+            return
+        screen.say(Text(f"{name} left the game (quit). When the game waits for {name}, {then}; {name} may "
+                        "come back to this game later and ask to be dealt in again.", style="yellow"))
+        return
     screen.say(Text(f"Lost the connection to {name} ({event.reason}). If {name}'s program is still running "
                     f"it reconnects; if nothing comes from {name}'s laptop for {gone} while the game waits "
                     f"for them, {then}.", style="yellow"))
