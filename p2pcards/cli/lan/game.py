@@ -178,6 +178,7 @@ class LanGame:
                 await trio.sleep(self.linger)
             nursery.cancel_scope.cancel()
         self.term.hide_status()
+        self.term.withdraw()  # the shell's prompt comes after the last line, never after a question
         return self.finish()
 
     async def _watch(self) -> None:
@@ -233,7 +234,13 @@ class LanGame:
             return  # this seat's own computer player (--auto): its turn said so already
         if isinstance(event, out.MatchOver | out.Fault):
             self.turn = None
+        # A question this event made moot goes before the event is shown, not written again below it.
+        before = self.questions.current
+        self.questions.prune()
+        pruned = self.questions.current is not before
         self.screen.render(event)
+        if pruned and not self.done.is_set() and not self.screen.replaying:
+            self._ask()
 
     def on_computer_event(self, event: NodeEvent) -> None:
         """What the host's computer seats report: that one is thinking, and their failures."""
@@ -287,6 +294,8 @@ class LanGame:
         elif self.turn is not None:
             self.screen.flush()
             self.term.prompt("Your move: ")
+        else:
+            self.term.withdraw()  # nothing is asked now: no old prompt stays to be typed at
 
     def _show(self, view: View, entries: list[menu.Entry]) -> None:
         mine = "your turn" if self.turn is not None else self.waiting_text()
