@@ -1,0 +1,67 @@
+"""Small things a person meets at a terminal: the wording of an error, a bad number on the command
+line, the order of the commands in the help."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.cli.test_lan_screen import env_for
+from tests.cli.test_screen_tty import COLUMNS, ROOT, ROWS, plain
+
+
+def at_terminal(home: Path, *args: str) -> pexpect.spawn:
+    return pexpect.spawn(sys.executable, ["-m", "p2pcards", *args], env=env_for(home), encoding="utf-8",
+                         timeout=60, dimensions=(ROWS, COLUMNS), cwd=str(ROOT))
+
+
+def ran(home: Path, *args: str) -> tuple[int, str]:
+    child = at_terminal(home, *args)
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus or 0, plain(child.before)
+
+
+def test_a_spades_bid_without_a_number_says_how_to_write_a_move_with_its_words_intact(tmp_path: Path) -> None:
+    child = at_terminal(tmp_path, "play", "spades", "--level", "easy", "--dealer", "seeded", "--seed", "3",
+                        "--no-save")
+    try:
+        child.expect("Your move: ")
+        child.sendline("bid")
+        child.expect("Your move: ")
+        said = " ".join(plain(child.before).split())
+        assert "or play <card> such as play A♠, play 10♥" in said, said
+        child.sendline("quit")
+        child.expect(r"\[y/N\] ")
+        child.sendline("y")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("play", "durak", "--seed", "abc"), "p2pcards play: error: --seed abc: a whole number is needed"),
+    (("host", "durak", "--timeout", "abc"), "p2pcards host: error: --timeout abc: a number is needed"),
+    (("join", "x", "--timeout", "1m"), "p2pcards join: error: --timeout 1m: a number is needed"),
+    (("host", "durak", "--admit", "some"), "p2pcards host: error: --admit some: choose one of ask, all"),
+])
+def test_a_number_of_the_wrong_kind_is_one_line_that_says_what_is_needed(
+    args: tuple[str, ...], said: str, tmp_path: Path
+) -> None:
+    code, shown = ran(tmp_path, *args)
+    assert code == 2
+    assert shown.strip() == said
+
+
+def test_the_help_lists_what_players_use_before_what_developers_use(tmp_path: Path) -> None:
+    code, shown = ran(tmp_path, "--help")
+    assert code == 0
+    commands = [line.split()[0] for line in shown.split("\n") if line.startswith("    ") and line.split()]
+    players, developers = ["play", "host", "join", "list", "resume"], ["sim", "bench", "harness", "peer"]
+    assert max(commands.index(c) for c in players) < min(commands.index(c) for c in developers), commands
+    code, shown = ran(tmp_path, "bench", "--help")
+    assert code == 0 and "record the results" not in shown
+    assert "docs/performance.md" in shown  # where the measured tables are, to read
