@@ -65,3 +65,31 @@ def test_the_help_lists_what_players_use_before_what_developers_use(tmp_path: Pa
     code, shown = ran(tmp_path, "bench", "--help")
     assert code == 0 and "record the results" not in shown
     assert "docs/performance.md" in shown  # where the measured tables are, to read
+
+
+def test_the_host_is_asked_before_quit_closes_the_table_on_everyone(tmp_path: Path) -> None:
+    child = at_terminal(tmp_path / "hana", "host", "durak", "--players", "3", "--interface", "127.0.0.1",
+                        "--port", "0", "--no-mdns", "--name", "Hana")
+    try:
+        child.expect(r"p2pcards join 127\.0\.0\.1:(\d+)")
+        port = child.match.group(1)
+        child.expect("2 seats to fill")
+        ann = at_terminal(tmp_path / "ann", "join", f"127.0.0.1:{port}", "--name", "Ann")
+        child.expect(r"Admit Ann .*\[y/n\] ")
+        child.sendline("y")
+        child.expect("Ann sits down")
+        child.sendline("quit")
+        child.expect(r"Close the table\? Ann must leave it too\. \[y/N\] ")
+        child.sendline("n")
+        child.expect("The table stays open.")
+        child.sendline("who")
+        child.expect("Seated: Hana \\(you\\), Ann")
+        child.sendline("quit")
+        child.expect(r"Close the table\? ")
+        child.sendline("y")
+        child.expect("The table is closed")
+        child.expect(pexpect.EOF)
+        ann.expect(pexpect.EOF)
+        ann.close(force=True)
+    finally:
+        child.close(force=True)
