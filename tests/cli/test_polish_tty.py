@@ -93,3 +93,21 @@ def test_the_host_is_asked_before_quit_closes_the_table_on_everyone(tmp_path: Pa
         ann.close(force=True)
     finally:
         child.close(force=True)
+
+
+def test_a_spades_match_lost_at_the_floor_says_so(tmp_path: Path) -> None:
+    # seed 4: You & Clara fail their contract in the first hand and fall to -60
+    code, shown = ran(tmp_path, "play", "spades", "--auto", "easy", "-o", "floor=-30", "--dealer", "seeded",
+                      "--seed", "4", "--no-save")
+    assert code == 0
+    assert "Boris & Dmitri win (You & Clara fell to -30 or below)." in " ".join(shown.split()), shown
+
+
+def test_a_player_out_of_chips_is_told_in_words_about_them(tmp_path: Path) -> None:
+    code, shown = ran(tmp_path, "play", "azi", "--players", "3", "--auto", "easy", "-o", "bankroll=30",
+                      "--dealer", "seeded", "--seed", "2", "--no-save")
+    said = " ".join(shown.split())
+    assert code == 0
+    assert "you are out of the match (rule A15); your 0 chips stay in the standings." in said, said
+    assert "Clara is out of the match (rule A15); Clara's 0 chips stay in the standings." in said, said
+    assert "they stay in the standings" not in said

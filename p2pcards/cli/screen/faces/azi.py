@@ -207,9 +207,10 @@ class Face(faces.Face):
 
     def out_line(self, seat: int, score: int) -> str:
         name = self.name(seat)
+        whose = "your" if seat == self.me else words.possessive(name)
         return words.you_case(
-            f"{name} cannot pay the ante: {name} {words.verb(name, 'is')} out of the match with "
-            f"{words.count(score, 'chip')} (rule A15); they stay in the standings.")
+            f"{name} cannot pay the ante: {name} {words.verb(name, 'is')} out of the match (rule A15); "
+            f"{whose} {words.count(score, 'chip')} stay in the standings.")
 
     def goes_on_without(self, seats: Sequence[int]) -> str:
         them, their = self.them(seats)
