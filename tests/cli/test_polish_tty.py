@@ -3,6 +3,7 @@ line, the order of the commands in the help."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -111,3 +112,12 @@ def test_a_player_out_of_chips_is_told_in_words_about_them(tmp_path: Path) -> No
     assert "you are out of the match (rule A15); your 0 chips stay in the standings." in said, said
     assert "Clara is out of the match (rule A15); Clara's 0 chips stay in the standings." in said, said
     assert "they stay in the standings" not in said
+
+
+def test_the_rows_of_a_harness_summary_are_aligned(tmp_path: Path) -> None:
+    code, shown = ran(tmp_path, "harness", "durak", "--seeds", "1", "--peers", "2")
+    assert code == 0
+    rows = [line for line in shown.split("\n") if line.startswith("  ") and not line.startswith("  all ")]
+    assert len(rows) >= 8
+    columns = {len(re.match(r"  (\S+(?: \S+)*)\s+", row).group(0)) for row in rows}  # type: ignore[union-attr]
+    assert len(columns) == 1, "\n".join(rows)
