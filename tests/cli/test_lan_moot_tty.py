@@ -30,7 +30,9 @@ def joiner(home: Path, port: str, name: str, log: Path) -> subprocess.Popen[byte
 def test_a_question_that_became_moot_is_not_asked_again(tmp_path: Path) -> None:
     args = ["-m", "p2pcards", "host", "durak", "--players", "3", "--interface", "127.0.0.1", "--port", "0",
             "--no-mdns", "--name", "Hana", "--admit", "all", "--timeout", "5"]
-    child = pexpect.spawn(sys.executable, args, env=env_for(tmp_path / "host"), encoding="utf-8", timeout=60,
+    # a terminal that shows the spinner line (a dumb one does not)
+    env = {**env_for(tmp_path / "host"), "TERM": "xterm"}
+    child = pexpect.spawn(sys.executable, args, env=env, encoding="utf-8", timeout=60,
                           dimensions=(ROWS, COLUMNS), cwd=str(ROOT))
     others: list[subprocess.Popen[bytes]] = []
     try:
@@ -42,8 +44,17 @@ def test_a_question_that_became_moot_is_not_asked_again(tmp_path: Path) -> None:
         child.expect("Your move: ")
         others[1].send_signal(signal.SIGSTOP)  # Bob's laptop freezes: the table soon waits for it
         child.sendline("1")
+        waiting = ""
         while child.expect(["Your move: ", QUESTION]) == 0:
+            waiting += child.before
             child.sendline("1")
+        waiting += child.before
+        # the spinner while the table waits for Bob: how long until the host is asked, counted down
+        counted = re.findall(r"· (\d+) s \(in (\d+) s you are asked whether to go on without them\)",
+                             plain(waiting))
+        assert counted, plain(waiting)
+        assert all(int(waited) + int(left) in (4, 5, 6) for waited, left in counted), counted
+        assert "(after" not in waiting
         others[1].send_signal(signal.SIGCONT)  # ... and Bob's program goes on, and answers
         child.expect("Bob answered after all: no need to decide.")
         # What follows the moot question, up to the next thing the host is asked.

@@ -568,10 +568,11 @@ class LanGame:
         timeout = self.genesis.timeout_ms // 1000
         if self.me in self.table.seats_out or self.me in self.screen.out_of_match:
             text = f"{waiting[:1].upper()}{waiting[1:]}"
-        elif waited > timeout / 2:
-            after = "you are asked whether to go on without them" if self.auto is None else \
-                "your program may vote to go on without them"
-            text += f" (after {words.duration(timeout)} {after})"
+        elif timeout / 2 < waited < timeout:
+            # counted down, as the seconds waited are counted up beside it
+            left = words.duration(max(1, int(timeout - waited)))
+            text += (f" (in {left} you are asked whether to go on without them)" if self.auto is None
+                     else f" (in {left} your program may vote to go on without them)")
         if self.term.json:
             if waited >= JSON_WAIT_FIRST and waited - self._reported >= JSON_WAIT_EVERY:
                 self._reported = waited
