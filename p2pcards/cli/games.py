@@ -22,9 +22,12 @@ import datetime
 import json
 import shutil
 import sys
+import textwrap
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+
+from rich.cells import cell_len
 
 from p2pcards import store, wire
 from p2pcards.ai.budget import DEFAULT_THINK_MS, MAX_THINK_MS, default_think
@@ -347,26 +350,46 @@ def _list(as_json_doc: bool) -> int:
         print("No saved games.")
         return 0
     for s in found:
-        print(line_of(s))
+        print(line_of(s, _width()))
     unfinished = [s for s in found if s.unfinished]
     if unfinished:
-        print(f"{len(unfinished)} unfinished: continue one with `{program()} resume GAME_ID`.")
+        said, command = f"{len(unfinished)} unfinished: continue one with", f"{program()} resume GAME_ID"
+        width = _width()
+        fits = width is None or len(said) + len(command) + 1 <= width
+        print(f"{said} {command}" if fits else f"{said}\n  {command}")
     return 0
 
 
-def line_of(s: Saved) -> str:
-    """One saved game on one line, as ``games`` lists it."""
+def line_of(s: Saved, width: int | None = None) -> str:
+    """One saved game on one line, as ``games`` lists it: within ``width`` columns if given (the
+    players named as far as they fit, then how many more), so that a terminal never wraps it."""
+    head = (f"{s.game_id.hex()[:12]}  {_when(s.modified)}  {s.kind:<7}  {_state(s):<10}  "
+            f"{human_size(s.size):>8}  ")
     g = s.genesis
-    what = "?" if g is None else f"{g.game} with {', '.join(seat.name for seat in g.seats)}"
-    return (f"{s.game_id.hex()[:12]}  {_when(s.modified)}  {s.kind:<7}  {_state(s):<10}  "
-            f"{human_size(s.size):>8}  {what}")
+    if g is None:
+        return head + "?"
+    what = f"{g.game} with {', '.join(seat.name for seat in g.seats)}"
+    if width is None or cell_len(head + what) <= width:
+        return head + what
+    # the players on lines of their own below, broken between names, never inside one
+    indent = " " * 14
+    below = textwrap.wrap("with " + ", ".join(seat.name for seat in g.seats), max(20, width - len(indent)),
+                          break_long_words=False, break_on_hyphens=False)
+    return "\n".join([head + g.game, *(indent + line for line in below)])
+
+
+def _width(margin: int = 0) -> int | None:
+    """The columns a listing may use: the terminal's, less ``margin`` (None: not a terminal)."""
+    if not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns - margin
 
 
 def choose(offered: list[Saved], question: str) -> bytes | None:
     """Ask the person at the terminal to pick one of ``offered`` by number (None: Enter alone, or the
     end of input); asked again until the answer is one."""
     for i, s in enumerate(offered, 1):
-        print(f"{i:>2}  {line_of(s)}")
+        print(f"{i:>2}  {line_of(s, _width(4))}".replace("\n", "\n    "))
     while True:
         try:
             raw = input(f"{question} Type its number (1 to {len(offered)}), or Enter for none: ").strip()

@@ -121,3 +121,29 @@ def test_the_rows_of_a_harness_summary_are_aligned(tmp_path: Path) -> None:
     assert len(rows) >= 8
     columns = {len(re.match(r"  (\S+(?: \S+)*)\s+", row).group(0)) for row in rows}  # type: ignore[union-attr]
     assert len(columns) == 1, "\n".join(rows)
+
+
+def test_games_and_the_resume_picker_fit_80_columns(tmp_path: Path) -> None:
+    for game in ("durak", "azi"):  # two unfinished games of six players with long names
+        child = at_terminal(tmp_path, "play", game, "--players", "6", "--level", "easy", "--dealer", "seeded",
+                            "--seed", "3")
+        child.expect("Your move: ")
+        child.sendline("quit")
+        child.expect(r"\[y/N\] ")
+        child.sendline("y")
+        child.expect(r"\[Y/n\] ")
+        child.sendline("")
+        child.expect(pexpect.EOF)
+        child.close()
+    code, listed = ran(tmp_path, "games")
+    assert code == 0 and listed.count("unfinished") >= 3, listed
+    assert all(len(line) <= COLUMNS for line in listed.split("\n")), listed
+    assert "  azi\n" in listed and "with You, Boris, Clara, Dmitri, Elena, Farid" in listed
+    child = at_terminal(tmp_path, "resume")
+    child.expect(r"Resume which game\? ")
+    picker = plain(child.before)
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert " 1  " in picker and " 2  " in picker, picker
+    assert all(len(line) <= COLUMNS for line in picker.split("\n")), picker
