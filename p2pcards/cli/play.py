@@ -480,6 +480,8 @@ class Session:
             if not self.json:
                 self.screen.flush()
                 page(self.console, Markdown(text))
+                if view is not None:
+                    self.show(view, entries)  # the pager took the screen: the turn again, as it was
         elif name == "table":
             if view is None:
                 self.screen.say(Text("No hand is being played yet.", style="dim"))

@@ -147,3 +147,23 @@ def test_games_and_the_resume_picker_fit_80_columns(tmp_path: Path) -> None:
     child.close()
     assert " 1  " in picker and " 2  " in picker, picker
     assert all(len(line) <= COLUMNS for line in picker.split("\n")), picker
+
+
+def test_the_table_is_drawn_again_after_the_rules_pager(tmp_path: Path) -> None:
+    args = ["-m", "p2pcards", "play", "durak", "--players", "2", "--level", "easy", "--dealer", "seeded",
+            "--seed", "3", "--no-save"]
+    child = pexpect.spawn(sys.executable, args,
+                          env={**env_for(tmp_path), "PAGER": "cat"}, encoding="utf-8", timeout=60,
+                          dimensions=(ROWS, COLUMNS), cwd=str(ROOT))
+    try:
+        child.expect("Your move: ")
+        child.sendline("rules")
+        child.expect("Your move: ")
+        after_rules = plain(child.before).split("What you type")[-1]
+        assert "· your turn" in after_rules and "Your moves:" in after_rules, after_rules
+        child.sendline("quit")
+        child.expect(r"\[y/N\] ")
+        child.sendline("y")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
