@@ -167,3 +167,18 @@ def test_the_table_is_drawn_again_after_the_rules_pager(tmp_path: Path) -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def test_a_joiner_sees_the_move_clock_before_asking_for_a_seat(tmp_path: Path) -> None:
+    host = at_terminal(tmp_path / "hana", "host", "durak", "--players", "2", "--interface", "127.0.0.1",
+                       "--port", "0", "--no-mdns", "--name", "Hana", "--timeout", "90")
+    try:
+        host.expect(r"p2pcards join 127\.0\.0\.1:(\d+)")
+        port = host.match.group(1)
+        ann = at_terminal(tmp_path / "ann", "join", f"127.0.0.1:{port}", "--name", "Ann")
+        ann.expect("Asking ")
+        before = " ".join(plain(ann.before).split())
+        assert "Move clock: 1 min 30 s to think over a move" in before, before
+        ann.close(force=True)
+    finally:
+        host.close(force=True)

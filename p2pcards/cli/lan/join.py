@@ -435,7 +435,8 @@ def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out)
     where = f"{joining.address[0]}:{joining.address[1]}"
     out.emit({"event": "table", "table": table, "host": host, "fingerprint": host_fp, "game": offer.game,
               "options": dict(offer.options), "dealer": offer.dealer, "players": offer.players,
-              "free": offer.free, "private": offer.private, "address": where})
+              "free": offer.free, "private": offer.private, "address": where,
+              "timeout_s": offer.timeout_ms // 1000})
     ad = target.ad
     if ad is not None and host_fp != ad.fingerprint:
         raise LanError(f"the host that answered has the key {host_fp}, not {ad.fingerprint} as announced for "
@@ -461,6 +462,8 @@ def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out)
         if offer.dealer == "mental":
             out.say(Text("Dealer: mental poker. Every seat shuffles the deck with proofs: nobody sees or "
                          "controls it.", style="dim"))
+        out.say(Text(f"Move clock: {words.duration(offer.timeout_ms // 1000)} to think over a move; after "
+                     "that the others may be asked whether to go on without you.", style="dim"))
     if offer.dealer != "mental":
         out.warn(SEEDED_WARNING + ".")
         if not config.allow_seeded:
