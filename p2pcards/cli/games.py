@@ -208,6 +208,8 @@ class Saved:
     size: int
     modified: float
     directory: Path
+    end: str = ""
+    """How a finished network game ended (``over``, ``abandoned``, ``stopped``; see ``SeatRecord``)."""
 
     @property
     def unfinished(self) -> bool:
@@ -238,7 +240,7 @@ def describe_game(game_id: bytes) -> Saved:
     size = sum(p.stat().st_size for p in directory.rglob("*") if p.is_file())
     genesis: Genesis | None = None
     finished: bool | None = None
-    kind = "?"
+    kind, end = "?", ""
     try:
         offline = load_offline(game_id)
     except store.StoreError:
@@ -251,11 +253,12 @@ def describe_game(game_id: bytes) -> Saved:
             doc = json.loads((directory / LAN_FILE).read_text(encoding="utf-8"))
             genesis = Genesis.decode(bytes.fromhex(doc["genesis"]))
             finished = bool(doc.get("finished"))
+            end = str(doc.get("end") or "")
         except (OSError, ValueError, KeyError, TypeError, GenesisError):
             pass
     if genesis is None:
         genesis = _first_genesis(journal)
-    return Saved(game_id, kind, genesis, finished, size, journal.stat().st_mtime, directory)
+    return Saved(game_id, kind, genesis, finished, size, journal.stat().st_mtime, directory, end)
 
 
 def all_saved() -> list[Saved]:
@@ -293,6 +296,8 @@ def _when(t: float) -> str:
 def _state(s: Saved) -> str:
     if s.finished is None:
         return "?"
+    if s.finished and s.end in ("abandoned", "stopped"):
+        return s.end  # not played to its end: as `verify` says it
     return "finished" if s.finished else "unfinished"
 
 
@@ -301,7 +306,7 @@ def as_json(s: Saved) -> dict[str, Any]:
     return {"game_id": s.game_id.hex(), "kind": s.kind, "game": None if g is None else g.game,
             "players": None if g is None else [seat.name for seat in g.seats],
             "options": None if g is None else dict(g.options), "dealer": None if g is None else g.dealer,
-            "finished": s.finished, "bytes": s.size, "modified": _when(s.modified),
+            "finished": s.finished, "state": _state(s), "bytes": s.size, "modified": _when(s.modified),
             "directory": str(s.directory)}
 
 

@@ -93,7 +93,9 @@ async def play_seat(
         code = await game.play(nodes)
         if game.finished:
             context.finished = True
-            records.mark_finished(record)
+            table = game.table
+            end = "stopped" if table.fault is not None else "abandoned" if table.abandoned else "over"
+            records.mark_finished(record, end)
         return code
     finally:
         for closable in closables:
