@@ -27,16 +27,25 @@ def program() -> str:
     README's install, without activating the environment), so that a hint such as "come back with
     ... resume ID" can be typed as shown.  A command meant for another laptop (the host's ``join``
     line) names ``p2pcards`` alone: that laptop's install is its own."""
-    if shutil.which("p2pcards"):
-        return "p2pcards"
+    found = shutil.which("p2pcards")
     started = sys.argv[0] if sys.argv else ""
-    if Path(started).name == "p2pcards" and os.sep in started:
+    typed_path = Path(started).name == "p2pcards" and os.sep in started
+    if found and (not typed_path or _same_file(found, started)):
+        return "p2pcards"
+    if typed_path:  # not on the PATH, or another install is: the one that runs now, as it was typed
         return shlex.quote(started)
     # ``python -m p2pcards`` (or a program calling ours): the environment's script, else the module
     script = Path(sys.executable).parent / "p2pcards"
     if script.is_file() and os.access(script, os.X_OK):
         return shlex.quote(_typed(script))
     return f"{shlex.quote(sys.executable)} -m p2pcards"
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _typed(path: Path) -> str:
