@@ -604,7 +604,8 @@ class LanGame:
             self.term.emit({"event": "left", "hand": self.screen.hand, "input_ended": self.input_ended,
                             **self.screen.result_json()})
             self.screen.say()
-            told = " The others were told that you left." if self.connected - self.dropped else ""
+            others = self.connected - self.dropped - self.computers  # not this laptop's own seats
+            told = " The others were told that you left." if others else ""
             self.screen.say(Text(f"You left the table.{told} Standings so far:", style="bold"))
             self.screen.say(Text(self.screen.standings() or "no hand finished yet"))
         self._saved_line()
