@@ -428,11 +428,20 @@ class LanGame:
         if self.questions.current is question and not self.screen.summing_up:
             self._later_send.send_nowait(self._ask)
 
+    def _last_hand(self) -> bool:
+        """The hand being played is the match's last: there is no next one to be dealt in at."""
+        match = self.table.match
+        left = None if match is None else match.hands_left()
+        return left is not None and left <= 1
+
     def _return(self) -> None:
         why = self.table.seats_out.get(self.me)
         if why == "unconfirmed" or self.table.left_behind:
             why = "silent"  # out, or left behind by the others: either way it may ask to come back
-        if why == "silent" and not self.questions.returning:
+        if why == "silent" and self._last_hand() and not self.questions.returning:
+            self.screen.problem("return", "This is the match's last hand: there is no next hand to be dealt "
+                                          "in at. You may watch it to its end, or leave.")
+        elif why == "silent" and not self.questions.returning:
             self.questions.ask_to_return()
         elif why == "silent":
             self.screen.say(Text("You asked already: the players still at the table sign your return at "
@@ -489,6 +498,8 @@ class LanGame:
             return "you are out of the match and watch the others"
         if why == "silent" and self.questions.returning:
             return "you asked to play again: waiting for the players still at the table to sign it"
+        if why == "silent" and self._last_hand():
+            return "the others play the match's last hand without you: watch it to its end, or `quit`"
         if why == "silent":
             return "the others play on without you: type `return` to ask to play again, or `quit`"
         if why == "cheat":
