@@ -130,6 +130,9 @@ class LanGame:
         self.thinking: dict[int, int] = {}
         """Per computer seat of this process, the step whose move it was last choosing."""
         self._step_since = (-1, 0.0)
+        self._restored_step = -1
+        """The step open when a resumed seat caught up from its journal: the others have waited for
+        it since before this program started, for a time it cannot know."""
         self._clock_said: set[tuple[int, int]] = set()
         """(step, seconds left) of every move-clock warning said on this seat's own turn."""
         self._reported = 0.0
@@ -155,6 +158,8 @@ class LanGame:
                     await nursery.start(node.run)
             finally:
                 self.screen.replaying = False
+            if self.resumed:
+                self._restored_step = self.table.chain.step
             self._hands_at_start = len(self.table.hands_played)
             self._verdicts_at_start = len(self.table.verdicts)
             if self.resumed and self.me in self.table.seats_out:
@@ -599,6 +604,15 @@ class LanGame:
         """The person's own move clock, counted down on their screen: at each mark before it runs out
         (once per step), say how long is left and what happens then (SPEC §10: a connected player is
         never named silent before it ran out)."""
+        if step == self._restored_step:
+            # Not a fresh clock: the others' has run since before this program started.
+            if (step, -1) not in self._clock_said:
+                self._clock_said.add((step, -1))
+                self.term.emit({"event": "move_clock", "step": step, "seconds_left": 0})
+                self.screen.say(Text("The others have waited for this move since before you were back, for "
+                                     "longer than this screen can know: they may be asked already whether to "
+                                     "go on without you. Move now to stay in the hand.", style="bold yellow"))
+            return
         left = int(self.genesis.timeout_ms / 1000 - waited)
         marks = [m for m in MOVE_CLOCK_MARKS_S if left <= m and (step, m) not in self._clock_said]
         if not marks or left < 0:
