@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from typing import NoReturn
 
 from p2pcards import __version__
-from p2pcards.cli.common import UsageError, think_time
+from p2pcards.cli.common import UsageError, program, think_time
 
 EXIT_INTERRUPTED = 130
 EXIT_CLOSED_OUTPUT = 141
@@ -27,30 +29,49 @@ EXIT_CLOSED_OUTPUT = 141
 
 COMMANDS = {
     "play": "p2pcards.cli.play",
-    "sim": "p2pcards.cli.sim",
-    "harness": "p2pcards.cli.harness",
-    "peer": "p2pcards.cli.peer",
-    "rules": "p2pcards.cli.rules",
-    "bench": "p2pcards.cli.bench",
-    "verify": "p2pcards.cli.verify",
     "host": "p2pcards.cli.lan.host",
     "join": "p2pcards.cli.lan.join",
     "list": "p2pcards.cli.lan.listing",
     "resume": "p2pcards.cli.lan.resume",
     "games": "p2pcards.cli.games",
+    "rules": "p2pcards.cli.rules",
+    "verify": "p2pcards.cli.verify",
     "completion": "p2pcards.cli.completion",
+    "sim": "p2pcards.cli.sim",
+    "bench": "p2pcards.cli.bench",
+    "harness": "p2pcards.cli.harness",
+    "peer": "p2pcards.cli.peer",
 }
-"""Each command and the module that registers it, in the order ``--help`` lists them."""
+"""Each command and the module that registers it, in the order ``--help`` lists them: what players
+use first, then what developers of the program and of other implementations use."""
+
+
+_INVALID = re.compile(r"argument (\S+?)(?:/\S+)?: invalid (int|float|choice)(?: value)?: '(.*?)'(.*)$", re.S)
+_WANTED = {"int": "a whole number is needed", "float": "a number is needed"}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a value of the wrong kind (``--seed abc``) is one line that says what is
+    needed, as every other bad argument is, rather than the usage and argparse's wording."""
+
+    def error(self, message: str) -> NoReturn:
+        bad = _INVALID.match(message)
+        if bad is not None:
+            option, kind, value, rest = bad.groups()
+            wanted = _WANTED.get(kind) or "choose one of " + ", ".join(re.findall(r"'([^']*)'", rest))
+            what = option if option.startswith("-") else option.lower()  # a positional's metavar
+            self.exit(2, f"{self.prog}: error: {what} {value}: {wanted}\n")
+        super().error(message)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of ``only`` (the one about to run)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="p2pcards",
         description="Card games for people in one room: no server, no internet, no trusted dealer.",
     )
     parser.add_argument("--version", action="version", version=f"p2pcards {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
     names = [only] if only is not None else list(COMMANDS)
     registered: set[str] = set()
@@ -93,13 +114,14 @@ def resume_any(args: argparse.Namespace) -> int:
     offered = [s for s in games.all_saved()
                if s.unfinished and (s.kind == "offline" or s.game_id in network)]
     if not offered:
-        raise UsageError("there is no unfinished game to resume (see `p2pcards games`)")
+        raise UsageError(f"there is no unfinished game to resume (see `{program()} games`)")
     if len(offered) == 1:
         chosen: bytes | None = offered[0].game_id
     elif args.json or not (sys.stdin.isatty() and sys.stdout.isatty()):
         listed = "; ".join(f"{s.game_id.hex()[:12]} ({s.genesis.game if s.genesis else '?'}, "
                            f"{'offline' if s.kind == 'offline' else 'network'})" for s in offered[:12])
-        raise UsageError(f"{len(offered)} games are unfinished: {listed}. Name one: p2pcards resume GAME_ID")
+        raise UsageError(f"{len(offered)} games are unfinished: {listed}. "
+                         f"Name one: {program()} resume GAME_ID")
     else:
         chosen = games.choose(offered, "Resume which game?")
         if chosen is None:

@@ -18,7 +18,11 @@ SUITES = {
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser(
-        "bench", help="measure speed", description="Measure speed; record the results in docs/performance.md."
+        "bench", help="measure speed",
+        description="Measure speed on this machine: the rule engines (engine), the mental-poker dealer "
+                    "(deal), a whole hand through the stack (table), the network (net), and how much a "
+                    "thinking computer player holds up the host's table (think). docs/performance.md "
+                    "shows the tables measured so far, with the commands that made them.",
     )
     p.add_argument("suite", metavar="WHAT", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
+import shlex
+import shutil
 import sys
+from pathlib import Path
 from typing import Any
 
 from p2pcards import games
@@ -13,6 +18,43 @@ from p2pcards.ai.budget import parse_think
 
 class UsageError(Exception):
     """Bad input on the command line: the message says what is wrong and what would be right."""
+
+
+@functools.cache
+def program() -> str:
+    """This program as the person at this terminal can type it to run it again: ``p2pcards`` when
+    the shell finds it on the PATH, else the way it was started (``.venv/bin/p2pcards`` after the
+    README's install, without activating the environment), so that a hint such as "come back with
+    ... resume ID" can be typed as shown.  A command meant for another laptop (the host's ``join``
+    line) names ``p2pcards`` alone: that laptop's install is its own."""
+    found = shutil.which("p2pcards")
+    started = sys.argv[0] if sys.argv else ""
+    typed_path = Path(started).name == "p2pcards" and os.sep in started
+    if found and (not typed_path or _same_file(found, started)):
+        return "p2pcards"
+    if typed_path:  # not on the PATH, or another install is: the one that runs now, as it was typed
+        return shlex.quote(started)
+    # ``python -m p2pcards`` (or a program calling ours): the environment's script, else the module
+    script = Path(sys.executable).parent / "p2pcards"
+    if script.is_file() and os.access(script, os.X_OK):
+        return shlex.quote(_typed(script))
+    return f"{shlex.quote(sys.executable)} -m p2pcards"
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _typed(path: Path) -> str:
+    """``path`` as short as it can be typed from here: relative below the current directory."""
+    try:
+        below = path.relative_to(Path.cwd())
+    except (ValueError, OSError):
+        return str(path)
+    return str(below) if os.sep in str(below) else f".{os.sep}{below}"
 
 
 def add_game_argument(parser: argparse.ArgumentParser) -> None:

@@ -22,13 +22,16 @@ import datetime
 import json
 import shutil
 import sys
+import textwrap
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from rich.cells import cell_len
+
 from p2pcards import store, wire
 from p2pcards.ai.budget import DEFAULT_THINK_MS, MAX_THINK_MS, default_think
-from p2pcards.cli.common import UsageError, print_json
+from p2pcards.cli.common import UsageError, print_json, program
 from p2pcards.store import journal as journal_file
 from p2pcards.store import paths
 from p2pcards.store.files import PRIVATE_MODE, atomic_write, check_private
@@ -205,6 +208,8 @@ class Saved:
     size: int
     modified: float
     directory: Path
+    end: str = ""
+    """How a finished network game ended (``over``, ``abandoned``, ``stopped``; see ``SeatRecord``)."""
 
     @property
     def unfinished(self) -> bool:
@@ -235,7 +240,7 @@ def describe_game(game_id: bytes) -> Saved:
     size = sum(p.stat().st_size for p in directory.rglob("*") if p.is_file())
     genesis: Genesis | None = None
     finished: bool | None = None
-    kind = "?"
+    kind, end = "?", ""
     try:
         offline = load_offline(game_id)
     except store.StoreError:
@@ -248,11 +253,12 @@ def describe_game(game_id: bytes) -> Saved:
             doc = json.loads((directory / LAN_FILE).read_text(encoding="utf-8"))
             genesis = Genesis.decode(bytes.fromhex(doc["genesis"]))
             finished = bool(doc.get("finished"))
+            end = str(doc.get("end") or "")
         except (OSError, ValueError, KeyError, TypeError, GenesisError):
             pass
     if genesis is None:
         genesis = _first_genesis(journal)
-    return Saved(game_id, kind, genesis, finished, size, journal.stat().st_mtime, directory)
+    return Saved(game_id, kind, genesis, finished, size, journal.stat().st_mtime, directory, end)
 
 
 def all_saved() -> list[Saved]:
@@ -269,7 +275,7 @@ def pick(prefix: str) -> bytes:
         raise UsageError(f"GAME_ID is the game's id in hex (6 digits or more), not {prefix!r}")
     matches = [g for g in store.saved_games() if g.hex().startswith(text)]
     if not matches:
-        raise UsageError(f"no saved game has an id starting with {text} (see `p2pcards games`)")
+        raise UsageError(f"no saved game has an id starting with {text} (see `{program()} games`)")
     if len(matches) > 1:
         raise UsageError(f"{text} fits {len(matches)} saved games: give more of the id")
     return matches[0]
@@ -290,6 +296,8 @@ def _when(t: float) -> str:
 def _state(s: Saved) -> str:
     if s.finished is None:
         return "?"
+    if s.finished and s.end in ("abandoned", "stopped"):
+        return s.end  # not played to its end: as `verify` says it
     return "finished" if s.finished else "unfinished"
 
 
@@ -298,7 +306,7 @@ def as_json(s: Saved) -> dict[str, Any]:
     return {"game_id": s.game_id.hex(), "kind": s.kind, "game": None if g is None else g.game,
             "players": None if g is None else [seat.name for seat in g.seats],
             "options": None if g is None else dict(g.options), "dealer": None if g is None else g.dealer,
-            "finished": s.finished, "bytes": s.size, "modified": _when(s.modified),
+            "finished": s.finished, "state": _state(s), "bytes": s.size, "modified": _when(s.modified),
             "directory": str(s.directory)}
 
 
@@ -347,26 +355,46 @@ def _list(as_json_doc: bool) -> int:
         print("No saved games.")
         return 0
     for s in found:
-        print(line_of(s))
+        print(line_of(s, _width()))
     unfinished = [s for s in found if s.unfinished]
     if unfinished:
-        print(f"{len(unfinished)} unfinished: continue one with `p2pcards resume GAME_ID`.")
+        said, command = f"{len(unfinished)} unfinished: continue one with", f"{program()} resume GAME_ID"
+        width = _width()
+        fits = width is None or len(said) + len(command) + 1 <= width
+        print(f"{said} {command}" if fits else f"{said}\n  {command}")
     return 0
 
 
-def line_of(s: Saved) -> str:
-    """One saved game on one line, as ``games`` lists it."""
+def line_of(s: Saved, width: int | None = None) -> str:
+    """One saved game on one line, as ``games`` lists it: within ``width`` columns if given (the
+    players named as far as they fit, then how many more), so that a terminal never wraps it."""
+    head = (f"{s.game_id.hex()[:12]}  {_when(s.modified)}  {s.kind:<7}  {_state(s):<10}  "
+            f"{human_size(s.size):>8}  ")
     g = s.genesis
-    what = "?" if g is None else f"{g.game} with {', '.join(seat.name for seat in g.seats)}"
-    return (f"{s.game_id.hex()[:12]}  {_when(s.modified)}  {s.kind:<7}  {_state(s):<10}  "
-            f"{human_size(s.size):>8}  {what}")
+    if g is None:
+        return head + "?"
+    what = f"{g.game} with {', '.join(seat.name for seat in g.seats)}"
+    if width is None or cell_len(head + what) <= width:
+        return head + what
+    # the players on lines of their own below, broken between names, never inside one
+    indent = " " * 14
+    below = textwrap.wrap("with " + ", ".join(seat.name for seat in g.seats), max(20, width - len(indent)),
+                          break_long_words=False, break_on_hyphens=False)
+    return "\n".join([head + g.game, *(indent + line for line in below)])
+
+
+def _width(margin: int = 0) -> int | None:
+    """The columns a listing may use: the terminal's, less ``margin`` (None: not a terminal)."""
+    if not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns - margin
 
 
 def choose(offered: list[Saved], question: str) -> bytes | None:
     """Ask the person at the terminal to pick one of ``offered`` by number (None: Enter alone, or the
     end of input); asked again until the answer is one."""
     for i, s in enumerate(offered, 1):
-        print(f"{i:>2}  {line_of(s)}")
+        print(f"{i:>2}  {line_of(s, _width(4))}".replace("\n", "\n    "))
     while True:
         try:
             raw = input(f"{question} Type its number (1 to {len(offered)}), or Enter for none: ").strip()
@@ -402,10 +430,10 @@ def _show(game_id: bytes, as_json_doc: bool) -> int:
     print(f"kept     {human_size(s.size)} in {s.directory}"
           + ("" if records is None else f" ({records} messages in the journal)"))
     short = game_id.hex()[:12]
-    print(f"verify   p2pcards verify {short}")
+    print(f"verify   {program()} verify {short}")
     if s.unfinished:
-        print(f"resume   p2pcards resume {short}")
-    print(f"remove   p2pcards games remove {short}")
+        print(f"resume   {program()} resume {short}")
+    print(f"remove   {program()} games remove {short}")
     return 0
 
 

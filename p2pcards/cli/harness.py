@@ -215,7 +215,7 @@ def _print(args: argparse.Namespace, summary: dict[str, Any], reports: list[Game
     print(f"  honest replicas agree            {summary['agree']} of {summary['games']} games")
     named = ", ".join(f"{k} ({v})" for k, v in summary["faults_named"].items()) or "none"
     print(f"  verdicts reached                 {named}")
-    print(f"  hands dealt again after a verdict {summary['void_hands']}")
+    print(f"  hands dealt again after verdicts {summary['void_hands']}")
     print(f"  sealed hands lost                {summary['sealed_hands_lost']}")
     print(f"  honest seats named cheaters      {summary['honest_convicted']}")
     if "leave" in args.faults or "return" in args.byzantine:

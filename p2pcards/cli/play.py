@@ -30,10 +30,17 @@ from p2pcards import games, store
 from p2pcards.ai.base import LEVELS
 from p2pcards.ai.budget import parse_think, set_default_think
 from p2pcards.cli import games as saved_games
-from p2pcards.cli.common import UsageError, add_game_argument, game_options, load_rules, think_time
+from p2pcards.cli.common import (
+    UsageError,
+    add_game_argument,
+    game_options,
+    load_rules,
+    program,
+    think_time,
+)
 from p2pcards.cli.pager import page
 from p2pcards.cli.rules import rules_page, rules_text
-from p2pcards.cli.screen import menu, questions
+from p2pcards.cli.screen import menu, questions, words
 from p2pcards.cli.screen.helptext import help_text
 from p2pcards.cli.screen.output import Terminal
 from p2pcards.cli.screen.screen import GameScreen, renders
@@ -150,7 +157,7 @@ def resume(
         if json_mode:
             Terminal(json_mode=True).emit({"event": "over", "game_id": game_id})
         else:
-            print(f"This game is over. Check it with  p2pcards verify {game_id[:12]}")
+            print(f"This game is over. Check it with  {program()} verify {game_id[:12]}")
         return 0
     if auto is not None:
         levels = dict(record.levels)
@@ -426,9 +433,11 @@ class Session:
                 raw = self.read("Your move: ")
             except EOFError:
                 raise _Leave(ended=True) from None
-            resolution = menu.resolve(raw, entries, self.room.rules)
-            if isinstance(resolution, menu.NeedAmount):
-                resolution = self.ask_amount(resolution.entry)
+            resolved = menu.resolve(raw, entries, self.room.rules)
+            resolution = (self.ask_amount(resolved.entry) if isinstance(resolved, menu.NeedAmount)
+                          else resolved)
+            if isinstance(resolution, menu.Back):
+                continue
             if isinstance(resolution, menu.Command):
                 self.command(resolution, view, entries)
             elif isinstance(resolution, menu.Problem):
@@ -442,11 +451,11 @@ class Session:
                 self.moved = True
                 return
 
-    def ask_amount(self, entry: menu.Entry) -> menu.Chosen | menu.Command:
-        """The amount of a run of bets or raises, asked again until it is one (or a command)."""
+    def ask_amount(self, entry: menu.Entry) -> menu.Chosen | menu.Command | menu.Back:
+        """The amount of a run of bets or raises, asked again until it is one (or a command, or back)."""
         while True:
             try:
-                raw = self.read(f"{entry.verb.capitalize()} how many chips ({entry.low}-{entry.high})? ")
+                raw = self.read(menu.amount_prompt(entry))
             except EOFError:
                 raise _Leave(ended=True) from None
             amount = menu.resolve_amount(raw, entry)
@@ -471,6 +480,8 @@ class Session:
             if not self.json:
                 self.screen.flush()
                 page(self.console, Markdown(text))
+                if view is not None:
+                    self.show(view, entries)  # the pager took the screen: the turn again, as it was
         elif name == "table":
             if view is None:
                 self.screen.say(Text("No hand is being played yet.", style="dim"))
@@ -490,7 +501,7 @@ class Session:
         if self.saved and not self.room.finished:
             short = self.room.game_id.hex()[:12]
             try:
-                keep = self.read(f"Keep the game to finish later (p2pcards resume {short})? [Y/n] ")
+                keep = self.read(f"Keep the game to finish later ({program()} resume {short})? [Y/n] ")
             except EOFError:
                 keep = "y"
             self.kept = keep.strip().lower() not in ("n", "no")
@@ -544,8 +555,8 @@ class Session:
         self.term.answered()
         self.screen.say()  # off the line of the prompt (or of the ^C the terminal echoed)
         if self.saved and not self.room.finished and self.room.table.chain.step > 0:
-            self.screen.say(Text(f"Interrupted. The game is kept: come back to it with  p2pcards resume "
-                                 f"{game_id[:12]}", style="bold"))
+            self.screen.say(words.with_command("Interrupted. The game is kept: come back to it with",
+                                                f"{program()} resume {game_id[:12]}", self.width, "bold"))
         else:
             self.screen.say(Text("Interrupted.", style="dim"))
 
@@ -555,11 +566,15 @@ class Session:
         game_id = self.room.game_id.hex()
         unfinished = not self.room.finished
         self.term.emit({"event": "saved", "game_id": game_id, "finished": not unfinished})
-        self.screen.say(Text("The game's journal is kept: check it any time with  "
-                             f"p2pcards verify {game_id[:12]}", style="dim"))
+        self.screen.say(words.with_command("The game's journal is kept: check it any time with",
+                                            f"{program()} verify {game_id[:12]}", self.width, "dim"))
         if unfinished:
-            self.screen.say(Text(f"Come back to this game with  p2pcards resume {game_id[:12]}",
-                                 style="bold"))
+            self.screen.say(words.with_command("Come back to this game with",
+                                                f"{program()} resume {game_id[:12]}", self.width, "bold"))
+
+    @property
+    def width(self) -> int:
+        return self.term.console.width
 
 
 # ============================================================================ the room's own events

@@ -52,7 +52,9 @@ def rules_page(game: str, arg: str) -> str:
         if 1 <= number <= len(parts):
             return parts[number - 1][1]
         return f"There is no section {number} of the rules: `rules` lists sections 1 to {len(parts)}.\n"
-    listed = "\n".join(f"{i}. {heading}" for i, (heading, _) in enumerate(parts, 1))
+    # the first part is the title and what the game is: named so, not by the game's name alone
+    headings = [f"About {h}" if i == 0 else h for i, (h, _) in enumerate(parts)]
+    listed = "\n".join(f"{i}. {heading}" for i, heading in enumerate(headings, 1))
     return f"{listed}\n\nType `rules N` to read section N, `rules all` for everything.\n"
 
 

@@ -44,7 +44,11 @@ def connection_problem(exc: BaseException) -> str:
     while seen:  # the error itself, what caused it, and each error of a group (every address tried)
         cause = seen.pop(0)
         if isinstance(cause, OSError) and cause.strerror:
-            return cause.strerror[:1].lower() + cause.strerror[1:]
+            # trio's strerror repeats the address: "Error connecting to ('10.0.0.9', 47474): No route to host"
+            said = cause.strerror
+            if said.lower().startswith("error connecting"):
+                said = said.rpartition("): ")[2]
+            return said[:1].lower() + said[1:]
         if isinstance(cause, BaseExceptionGroup):
             seen.extend(cause.exceptions)
         seen.extend(e for e in (cause.__cause__, cause.__context__) if e is not None)

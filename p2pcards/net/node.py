@@ -56,6 +56,13 @@ MAX_PENDING_HANDSHAKES: Final = 16
 """Connections that have not yet named a seat, at once; the oldest gives way to a newcomer."""
 MAX_PENDING_PER_ADDRESS: Final = 4
 """Of those, from one address; a newcomer beyond that is closed at once."""
+GOODBYE: Final = b"\xc1goodbye"
+"""A link's last frame when its person left the game (``quit``), so that the others can say so
+rather than guess at a crash.  Not a message: 0xC1 is never used by msgpack, so a replica that does
+not know it refuses it as malformed and nothing changes (WIRE.md §3).  It decides nothing: the table
+goes on without a seat only by its own rule, as for any seat that stopped answering."""
+LEAVE_WAIT: Final = 1.0
+"""Seconds a node that leaves waits for its goodbyes to be written."""
 
 Chooser = Callable[[View], str]
 """A computer player's policy: the seat's view in, the text of one legal action out."""
@@ -86,6 +93,8 @@ class PeerDown:
 
     seat: int
     reason: str
+    left: bool = False
+    """The seat's program said goodbye first: its person left the game (``quit``)."""
 
 
 @dataclass(frozen=True)
@@ -200,6 +209,9 @@ class Node:
         """The computer players' process this node holds while it runs (from its first decision)."""
         self._deciding: tuple[int, trio.CancelScope] | None = None
         """The step this computer seat is choosing a move for, and the scope to abandon it by."""
+        self._goodbyes: set[int] = set()
+        """Seats whose program said goodbye on their current link."""
+        self._leaving = False
 
     # ------------------------------------------------------------------ running
 
@@ -264,6 +276,18 @@ class Node:
             self.trace.append((when, "act", step))
         self._carry(outputs)
         await trio.lowlevel.checkpoint()
+
+    async def leave(self) -> None:
+        """This seat's person left the game: say goodbye on every link, and wait (a moment at most)
+        for it to be written; no link is opened again."""
+        self._leaving = True
+        links = list(self.links.values())
+        for link in links:
+            link.send(GOODBYE)
+            link.finish()
+        with trio.move_on_after(LEAVE_WAIT):
+            for link in links:
+                await link.closed.wait()
 
     def decide_silent(self, go_on: bool) -> None:
         """The person's answer to ``SilentSeats``: go on without the silent seats, or keep waiting."""
@@ -384,13 +408,21 @@ class Node:
     # ------------------------------------------------------------------ links
 
     def _on_payload(self, seat: int, payload: bytes) -> None:
+        if payload == GOODBYE:
+            self._goodbyes.add(seat)
+            return
         self._carry(self.table.receive(seat, payload))
 
     async def _run_link(self, seat: int, link: Link) -> str:
+        if self._leaving:
+            link.close("this seat left the game")
+            await link.run(lambda payload: None)
+            return "this seat left the game"
         old = self.links.get(seat)
         if old is not None:
             old.close("replaced by a newer connection from the same seat")
         self.links[seat] = link
+        self._goodbyes.discard(seat)
         held = self._held.pop(seat, collections.deque())
         self._held_bytes.pop(seat, None)
         for payload in held:
@@ -401,12 +433,16 @@ class Node:
         finally:
             if self.links.get(seat) is link:
                 del self.links[seat]
-        self._emit(PeerDown(seat, reason))
+        if seat in self._goodbyes and seat not in self.links:
+            self._goodbyes.discard(seat)
+            self._emit(PeerDown(seat, "left the game", left=True))
+        else:
+            self._emit(PeerDown(seat, reason))
         return reason
 
     async def _dial_loop(self, seat: int, address: Address) -> None:
         backoff = BACKOFF_FIRST
-        while True:
+        while not self._leaving:
             handshake = Handshake("dialer", self.identity, bind=self.game_id, expect_key=self.keys[seat])
             try:
                 link = await dial(address[0], address[1], handshake)

@@ -177,7 +177,7 @@ def test_games_lists_shows_and_removes_saved_games(capsys: pytest.CaptureFixture
         (["games", "show", "xyz"], "GAME_ID is the game's id in hex"),
         (["games", "remove"], "needs the GAME_ID"),
         (["games", "remove", "abcdef12"], "no saved game has an id starting with abcdef12"),
-        (["games", "frobnicate"], "invalid choice"),
+        (["games", "frobnicate"], "frobnicate: choose one of"),
         (["resume", "abcdef12"], "no saved game has an id starting with abcdef12"),
         (["rules", "poker"], "unknown game"),
         (["bench", "everything"], "unknown benchmark"),

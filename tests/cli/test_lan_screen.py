@@ -133,6 +133,8 @@ def test_in_the_lobby_no_prompt_shares_a_line_and_a_changed_key_shows_each_finge
         child.expect(PROMPT)
         assert child.match.group(1) == "Jun"
         child.sendline("quit")
+        child.expect(r"Close the table\? \[y/N\] ")
+        child.sendline("y")
         child.expect("The table is closed")
         child.expect(pexpect.EOF)
     finally:

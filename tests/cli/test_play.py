@@ -138,7 +138,7 @@ def test_json_input_reports_mistakes_and_end_of_input_leaves(
         (["durak", "-o", "colour=red"], "unknown durak option"),
         (["azi", "-o", "ante=0"], "ante"),
         (["durak", "--dealer", "croupier"], "--dealer must be one of"),
-        (["durak", "--players", "two"], "invalid int value"),
+        (["durak", "--players", "two"], "--players two: a whole number is needed"),
         (["durak", "--think", "soon"], "--think 'soon': give the seconds"),
     ],
 )

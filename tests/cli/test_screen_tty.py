@@ -16,7 +16,7 @@ from p2pcards.store.paths import HOME_ENV
 ROOT = Path(__file__).resolve().parents[2]
 ROWS, COLUMNS = 24, 80
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
-PROMPTS = ["Your move: ", r"how many chips \(\d+-\d+\)\? ", "Match over"]
+PROMPTS = ["Your move: ", r"how many chips \(\d+-\d+; Enter: back\)\? ", "Match over"]
 
 
 def plain(text: str) -> str:

@@ -28,7 +28,7 @@ While players arrive:
   admit N       admit request number N     refuse N   refuse it
   who           who is seated and who is waiting
   start         start now: computer players take the free seats
-  quit          close the table
+  quit          close the table (asks first: the players seated leave too)
   help          this text"""
 
 CHANGED_REFUSAL: Final = "the host does not admit a name whose key has changed without asking"
@@ -56,6 +56,8 @@ class Admission:
         self.decided = trio.Event()
         self.start = False
         self._free_changed = trio.Event()
+        self._closing = False
+        """The host typed ``quit`` at a terminal and is asked whether to close the table."""
 
     async def run(self) -> bool:
         async with trio.open_nursery() as nursery:
@@ -171,6 +173,9 @@ class Admission:
             self._ask_next()
 
     def _ask_next(self) -> None:
+        if self._closing:
+            self.out.prompt(f"Close the table? {self._sent_away()}[y/N] ")
+            return
         if self.admit_all or self.lines is None:
             return
         waiting = self.lobby.waiting
@@ -192,9 +197,23 @@ class Admission:
                 return
             self._command(" ".join(raw.split()).lower())
 
+    def _sent_away(self) -> str:
+        seated = [shown(r.name, MAX_NAME) for r in self.lobby.admitted]
+        if not seated:
+            return ""
+        return f"{' and '.join(seated) if len(seated) < 3 else ', '.join(seated)} must leave it too. "
+
     def _command(self, typed: str) -> None:
         words = typed.split()
         waiting = self.lobby.waiting
+        if self._closing:
+            self._closing = False
+            if typed in ("y", "yes"):
+                self._decide(False)
+                return
+            self.out.say(Text("The table stays open.", style="dim"))
+            self._changed()
+            return
         if not words:
             self._ask_next()
             return
@@ -219,8 +238,10 @@ class Admission:
             self._decide(True)
             return
         elif verb in ("quit", "exit", "close"):
-            self._decide(False)
-            return
+            if self.out.json:
+                self._decide(False)  # a program's command is its decision
+                return
+            self._closing = True  # a person is asked first: one word closes the table for everyone
         elif verb in ("who", "list"):
             self._who()
         elif verb in ("help", "h", "?"):

@@ -14,6 +14,7 @@ import trio
 from rich.cells import cell_len
 from rich.text import Text
 
+from p2pcards.cli.common import program
 from p2pcards.cli.lan.runner import LanError
 from p2pcards.cli.lan.summary import LINE, FittedLine, changed_options, fit_list, shorten_words
 from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
@@ -37,7 +38,7 @@ async def browsing(interfaces: Sequence[str] | None) -> AsyncIterator[trio.Memor
             sightings = await stack.enter_async_context(browse(interfaces))
         except OSError as exc:
             raise LanError(f"mDNS discovery cannot run here ({exc.strerror or exc}); "
-                           "join by address instead: p2pcards join HOST:PORT") from exc
+                           f"join by address instead: {program()} join HOST:PORT") from exc
         yield sightings
 
 
@@ -257,7 +258,7 @@ async def find_table(
 
 
 def _decide(wanted: str | None, seen: list[TableAd], timeout: float, at_address: str | None) -> TableAd:
-    hint = "If discovery does not work on this network, join by address: p2pcards join HOST:PORT."
+    hint = f"If discovery does not work on this network, join by address: {program()} join HOST:PORT."
     if wanted is None:
         open_tables = [ad for ad in seen if not ad.playing]
         if len(open_tables) == 1:

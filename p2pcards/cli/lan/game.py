@@ -16,6 +16,7 @@ import trio
 from rich.markdown import Markdown
 from rich.text import Text
 
+from p2pcards.cli.common import program
 from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
 from p2pcards.cli.rules import rules_page
 from p2pcards.cli.screen import going_on, menu, questions, words
@@ -129,6 +130,9 @@ class LanGame:
         self.thinking: dict[int, int] = {}
         """Per computer seat of this process, the step whose move it was last choosing."""
         self._step_since = (-1, 0.0)
+        self._restored_step = -1
+        """The step open when a resumed seat caught up from its journal: the others have waited for
+        it since before this program started, for a time it cannot know."""
         self._clock_said: set[tuple[int, int]] = set()
         """(step, seconds left) of every move-clock warning said on this seat's own turn."""
         self._reported = 0.0
@@ -154,6 +158,8 @@ class LanGame:
                     await nursery.start(node.run)
             finally:
                 self.screen.replaying = False
+            if self.resumed:
+                self._restored_step = self.table.chain.step
             self._hands_at_start = len(self.table.hands_played)
             self._verdicts_at_start = len(self.table.verdicts)
             if self.resumed and self.me in self.table.seats_out:
@@ -165,7 +171,11 @@ class LanGame:
             if self.lines is not None and self.auto is None:
                 nursery.start_soon(self._input)
             await self.done.wait()
-            if not self.left:
+            if self.left:
+                # The others are told that this person left, rather than left to guess at a crash.
+                for node in nodes:
+                    await node.leave()
+            else:
                 self.screen.activity("Staying a moment so that every seat can catch up…")
                 with trio.move_on_after(FINISH_WAIT):
                     for node in nodes:
@@ -173,6 +183,7 @@ class LanGame:
                 await trio.sleep(self.linger)
             nursery.cancel_scope.cancel()
         self.term.hide_status()
+        self.term.withdraw()  # the shell's prompt comes after the last line, never after a question
         return self.finish()
 
     async def _watch(self) -> None:
@@ -228,7 +239,13 @@ class LanGame:
             return  # this seat's own computer player (--auto): its turn said so already
         if isinstance(event, out.MatchOver | out.Fault):
             self.turn = None
+        # A question this event made moot goes before the event is shown, not written again below it.
+        before = self.questions.current
+        self.questions.prune()
+        pruned = self.questions.current is not before
         self.screen.render(event)
+        if pruned and not self.done.is_set() and not self.screen.replaying:
+            self._ask()
 
     def on_computer_event(self, event: NodeEvent) -> None:
         """What the host's computer seats report: that one is thinking, and their failures."""
@@ -278,11 +295,12 @@ class LanGame:
             self.screen.flush()
             self.term.prompt(question.prompt)
         elif self.turn is not None and self.asking is not None:
-            e = self.asking
-            self.term.prompt(f"{e.verb.capitalize()} how many chips ({e.low}-{e.high})? ")
+            self.term.prompt(menu.amount_prompt(self.asking))
         elif self.turn is not None:
             self.screen.flush()
             self.term.prompt("Your move: ")
+        else:
+            self.term.withdraw()  # nothing is asked now: no old prompt stays to be typed at
 
     def _show(self, view: View, entries: list[menu.Entry]) -> None:
         mine = "your turn" if self.turn is not None else self.waiting_text()
@@ -332,7 +350,9 @@ class LanGame:
         if self.asking is not None:
             entry, self.asking = self.asking, None
             amount = menu.resolve_amount(raw, entry)
-            if isinstance(amount, menu.Command):
+            if isinstance(amount, menu.Back):
+                self._ask()
+            elif isinstance(amount, menu.Command):
                 self._command(amount)
             elif isinstance(amount, menu.Problem):
                 self.screen.problem(raw, amount.message)
@@ -387,8 +407,10 @@ class LanGame:
             self.term.emit({"event": "prompt", "prompt": "Leave the game? [y/N]"})
             if not self.term.json:
                 short = self.game_id.hex()[:12]
-                self.screen.say(Text(f"If you leave, the others wait for you; `p2pcards resume {short}` "
-                                     "brings you back to this game.", style="dim"))
+                self.screen.say(Text(
+                    "If you leave, the others are told that you left, and they may go on without you "
+                    "(the hand being played is then dealt again without you). "
+                    f"`{program()} resume {short}` brings you back to this game.", style="dim"))
         self._ask()
 
     def _leave(self) -> None:
@@ -411,11 +433,20 @@ class LanGame:
         if self.questions.current is question and not self.screen.summing_up:
             self._later_send.send_nowait(self._ask)
 
+    def _last_hand(self) -> bool:
+        """The hand being played is the match's last: there is no next one to be dealt in at."""
+        match = self.table.match
+        left = None if match is None else match.hands_left()
+        return left is not None and left <= 1
+
     def _return(self) -> None:
         why = self.table.seats_out.get(self.me)
         if why == "unconfirmed" or self.table.left_behind:
             why = "silent"  # out, or left behind by the others: either way it may ask to come back
-        if why == "silent" and not self.questions.returning:
+        if why == "silent" and self._last_hand() and not self.questions.returning:
+            self.screen.problem("return", "This is the match's last hand: there is no next hand to be dealt "
+                                          "in at. You may watch it to its end, or leave.")
+        elif why == "silent" and not self.questions.returning:
             self.questions.ask_to_return()
         elif why == "silent":
             self.screen.say(Text("You asked already: the players still at the table sign your return at "
@@ -472,6 +503,8 @@ class LanGame:
             return "you are out of the match and watch the others"
         if why == "silent" and self.questions.returning:
             return "you asked to play again: waiting for the players still at the table to sign it"
+        if why == "silent" and self._last_hand():
+            return "the others play the match's last hand without you: watch it to its end, or `quit`"
         if why == "silent":
             return "the others play on without you: type `return` to ask to play again, or `quit`"
         if why == "cheat":
@@ -551,10 +584,11 @@ class LanGame:
         timeout = self.genesis.timeout_ms // 1000
         if self.me in self.table.seats_out or self.me in self.screen.out_of_match:
             text = f"{waiting[:1].upper()}{waiting[1:]}"
-        elif waited > timeout / 2:
-            after = "you are asked whether to go on without them" if self.auto is None else \
-                "your program may vote to go on without them"
-            text += f" (after {words.duration(timeout)} {after})"
+        elif timeout / 2 < waited < timeout:
+            # counted down, as the seconds waited are counted up beside it
+            left = words.duration(max(1, int(timeout - waited)))
+            text += (f" (in {left} you are asked whether to go on without them)" if self.auto is None
+                     else f" (in {left} your program may vote to go on without them)")
         if self.term.json:
             if waited >= JSON_WAIT_FIRST and waited - self._reported >= JSON_WAIT_EVERY:
                 self._reported = waited
@@ -570,6 +604,15 @@ class LanGame:
         """The person's own move clock, counted down on their screen: at each mark before it runs out
         (once per step), say how long is left and what happens then (SPEC §10: a connected player is
         never named silent before it ran out)."""
+        if step == self._restored_step:
+            # Not a fresh clock: the others' has run since before this program started.
+            if (step, -1) not in self._clock_said:
+                self._clock_said.add((step, -1))
+                self.term.emit({"event": "move_clock", "step": step, "seconds_left": 0})
+                self.screen.say(Text("The others have waited for this move since before you were back, for "
+                                     "longer than this screen can know: they may be asked already whether to "
+                                     "go on without you. Move now to stay in the hand.", style="bold yellow"))
+            return
         left = int(self.genesis.timeout_ms / 1000 - waited)
         marks = [m for m in MOVE_CLOCK_MARKS_S if left <= m and (step, m) not in self._clock_said]
         if not marks or left < 0:
@@ -586,7 +629,9 @@ class LanGame:
             self.term.emit({"event": "left", "hand": self.screen.hand, "input_ended": self.input_ended,
                             **self.screen.result_json()})
             self.screen.say()
-            self.screen.say(Text("You left the table. Standings so far:", style="bold"))
+            others = self.connected - self.dropped - self.computers  # not this laptop's own seats
+            told = " The others were told that you left." if others else ""
+            self.screen.say(Text(f"You left the table.{told} Standings so far:", style="bold"))
             self.screen.say(Text(self.screen.standings() or "no hand finished yet"))
         self._saved_line()
         if self.left:
@@ -603,11 +648,12 @@ class LanGame:
         game_id = self.game_id.hex()
         self.term.emit({"event": "saved", "game_id": game_id, "finished": self.finished,
                         "journal": str(store_paths.journal_path(self.game_id))})
-        self.screen.say(Text("The game's journal is kept: check it any time with  "
-                             f"p2pcards verify {game_id[:12]}", style="dim"))
+        width = self.term.console.width
+        self.screen.say(words.with_command("The game's journal is kept: check it any time with",
+                                            f"{program()} verify {game_id[:12]}", width, "dim"))
         if not self.finished:
-            self.screen.say(Text(f"Come back to this game with  p2pcards resume {game_id[:12]}",
-                                 style="bold"))
+            self.screen.say(words.with_command("Come back to this game with",
+                                                f"{program()} resume {game_id[:12]}", width, "bold"))
 
 
 # ============================================================================ the network's own events
@@ -640,6 +686,15 @@ def _peer(screen: GameScreen, event: PeerUp | PeerDown) -> None:
     gone = words.duration(DISCONNECTED_MS // 1000)
     then = "you are asked whether to go on without them" if game.auto is None else \
         "the table may go on without them"
+    if event.left:
+        if game.genesis.runner_of(event.seat) is not None:
+            runner = laptop(game.genesis, screen.names, game.me, event.seat)
+            screen.say(Text(f"{name}, the computer player {runner} runs, left the game with it.",
+                            style="yellow"))
+            return
+        screen.say(Text(f"{name} left the game (quit). When the game waits for {name}, {then}; {name} may "
+                        "come back to this game later and ask to be dealt in again.", style="yellow"))
+        return
     screen.say(Text(f"Lost the connection to {name} ({event.reason}). If {name}'s program is still running "
                     f"it reconnects; if nothing comes from {name}'s laptop for {gone} while the game waits "
                     f"for them, {then}.", style="yellow"))

@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from rich.text import Text
 
 from p2pcards.ai.budget import default_think, parse_think, set_default_think
-from p2pcards.cli.common import UsageError
+from p2pcards.cli.common import UsageError, program
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan.finding import DEALER_WORDS, find_table
 from p2pcards.cli.lan.runner import Context, LanError, run_trio
@@ -303,9 +303,10 @@ def started_message(label: str, lobby_id: bytes, host_fingerprint: str) -> str:
             continue
         short = record.game_id.hex()[:12]
         if record.finished:
-            return f"the game at {label!r} has started, and you played it to its end: p2pcards verify {short}"
+            return (f"the game at {label!r} has started, and you played it to its end: "
+                    f"{program()} verify {short}")
         return (f"the game at {label!r} has started, and you have a seat at it: come back to it with  "
-                f"p2pcards resume {short}")
+                f"{program()} resume {short}")
     return f"the game at {label!r} has already started: it takes no more players"
 
 
@@ -362,22 +363,44 @@ async def _connect(
             if target.ad is not None and target.ad.private and code is None:
                 code = await _ask_code(out, lines, f"{target.label!r} is a private table")
             continue
+        if _unreachable(problem):
+            raise LanError(nobody_answers(target, problem))
         raise LanError(f"could not join {target.label}: {problem}")
+
+
+def _tried(problem: str, host: str, port: int) -> str:
+    """What happened at ``host:port``, in words, from the connection's ``problem``."""
+    why = problem.split(f"{host}:{port}", 1)[-1].lstrip(": ").rstrip(".")
+    if "refused" in why.lower():
+        return f"nothing listens on port {port} (the connection was refused)"
+    if why.startswith("within"):
+        return f"port {port} gave no answer {why}"
+    return f"port {port} cannot be reached ({why[:1].lower()}{why[1:]})"
+
+
+_WHAT_NEXT = ("check that the host's program is still running and that both laptops are on the same "
+              "network (see docs/troubleshooting.md)")
 
 
 def nobody_at(address: str, problem: str, looked: float) -> str:
     """What was tried at an address alone where nothing answered, and what to try next."""
-    why = problem.split(f"{address}:{DEFAULT_PORT}", 1)[-1].lstrip(": ").rstrip(".")
-    if "refused" in why.lower():
-        tried = f"nothing listens on port {DEFAULT_PORT} (the connection was refused)"
-    elif why.startswith("within"):
-        tried = f"port {DEFAULT_PORT} gave no answer {why}"
-    else:
-        tried = f"port {DEFAULT_PORT} cannot be reached ({why[:1].lower()}{why[1:]})"
+    tried = _tried(problem, address, DEFAULT_PORT)
     return (f"no p2pcards table at {address}: {tried}, and no table at {address} was announced on the "
             f"network within {looked:g} s. Check the address on the host's screen (\"Players join with: "
-            "p2pcards join HOST:PORT\") and give it with its port; check that the host's program is still "
-            "running and that both laptops are on the same network (see docs/troubleshooting.md)")
+            f"p2pcards join HOST:PORT\") and give it with its port; {_WHAT_NEXT}")
+
+
+def nobody_answers(target: Target, problem: str) -> str:
+    """What was tried where nothing answered (an address with its port, or the addresses a table was
+    announced at), and what to try next."""
+    host, port = target.addresses[-1]
+    tried = _tried(problem, host, port)
+    if target.ad is None:
+        return (f"no p2pcards table at {host}:{port}: {tried}. Check the address on the host's screen "
+                f"(\"Players join with: p2pcards join HOST:PORT\"), its port included; {_WHAT_NEXT}")
+    where = ", ".join(f"{a}:{p}" for a, p in target.addresses)
+    return (f"{target.label!r} was announced at {where}, but {tried}. The host may have just closed it, "
+            f"or a firewall on the host's laptop blocks the port; {_WHAT_NEXT}")
 
 
 def _unreachable(problem: str) -> bool:
@@ -412,7 +435,8 @@ def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out)
     where = f"{joining.address[0]}:{joining.address[1]}"
     out.emit({"event": "table", "table": table, "host": host, "fingerprint": host_fp, "game": offer.game,
               "options": dict(offer.options), "dealer": offer.dealer, "players": offer.players,
-              "free": offer.free, "private": offer.private, "address": where})
+              "free": offer.free, "private": offer.private, "address": where,
+              "timeout_s": offer.timeout_ms // 1000})
     ad = target.ad
     if ad is not None and host_fp != ad.fingerprint:
         raise LanError(f"the host that answered has the key {host_fp}, not {ad.fingerprint} as announced for "
@@ -438,6 +462,8 @@ def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out)
         if offer.dealer == "mental":
             out.say(Text("Dealer: mental poker. Every seat shuffles the deck with proofs: nobody sees or "
                          "controls it.", style="dim"))
+        out.say(Text(f"Move clock: {words.duration(offer.timeout_ms // 1000)} to think over a move; after "
+                     "that the others may be asked whether to go on without you.", style="dim"))
     if offer.dealer != "mental":
         out.warn(SEEDED_WARNING + ".")
         if not config.allow_seeded:

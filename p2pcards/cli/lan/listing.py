@@ -6,6 +6,7 @@ import argparse
 
 from rich.text import Text
 
+from p2pcards.cli.common import program
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan.finding import watch_tables
 from p2pcards.cli.lan.runner import Context, run_trio
@@ -44,12 +45,12 @@ def run(args: argparse.Namespace) -> int:
         if not seen:
             out.say(Text(
                 "No table found. If a host is there, discovery may be blocked on this network: join by "
-                "the address the host shows (p2pcards join HOST:PORT); see \"When discovery fails\" in "
+                f"the address the host shows ({program()} join HOST:PORT); see \"When discovery fails\" in "
                 "the README.",
                 style="yellow"))
         else:
             plural = "s" if seen != 1 else ""
-            out.say(Text(f"{seen} table{plural} seen. Join one with: p2pcards join \"NAME\"", style="dim"))
+            out.say(Text(f"{seen} table{plural} seen. Join one with: {program()} join \"NAME\"", style="dim"))
         return 0
 
     # Ctrl-C is the ordinary way to stop watching.

@@ -60,6 +60,9 @@ class SeatRecord:
     computers: dict[int, Computer] = field(default_factory=dict)
     auto: str | None = None
     finished: bool = False
+    end: str = ""
+    """How a finished game ended: ``over`` (played to its end), ``abandoned`` (ended by the word of
+    half the table or fewer, as ``verify`` calls it) or ``stopped`` (by a fault); empty before."""
     think_ms: int = DEFAULT_THINK_MS
     """The computer players' think time the game was played with (what ``resume`` gives them)."""
 
@@ -81,6 +84,7 @@ class SeatRecord:
             },
             "auto": self.auto,
             "finished": self.finished,
+            "end": self.end,
             "think_ms": self.think_ms,
         }
 
@@ -106,6 +110,7 @@ class SeatRecord:
                 computers=computers,
                 auto=None if doc.get("auto") is None else str(doc["auto"]),
                 finished=bool(doc.get("finished", False)),
+                end=str(doc.get("end") or ""),
                 think_ms=int(doc.get("think_ms", DEFAULT_THINK_MS)),
             )
         except (KeyError, TypeError, AttributeError, IndexError, GenesisError) as exc:
@@ -152,8 +157,8 @@ def load(game_id: bytes) -> SeatRecord | None:
     return record
 
 
-def mark_finished(record: SeatRecord) -> SeatRecord:
-    done = replace(record, finished=True)
+def mark_finished(record: SeatRecord, end: str = "over") -> SeatRecord:
+    done = replace(record, finished=True, end=end)
     save(done)
     return done
 

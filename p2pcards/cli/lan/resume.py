@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from rich.text import Text
 
 from p2pcards.ai.budget import set_default_think
-from p2pcards.cli.common import UsageError, think_time
+from p2pcards.cli.common import UsageError, program, think_time
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan import record as records
 from p2pcards.cli.lan.game import LanGame
@@ -76,7 +76,7 @@ def pick(game_id: str | None) -> records.SeatRecord:
             raise LanError(str(exc)) from exc
         if record is None:
             raise UsageError(f"game {prefix} was not played on the network (an offline game from "
-                             "`p2pcards play` cannot be resumed)")
+                             f"`{program()} play` cannot be resumed)")
         return record
     unfinished = [(r, when) for r, when in records.lan_games() if not r.finished]
     if not unfinished:
@@ -84,7 +84,7 @@ def pick(game_id: str | None) -> records.SeatRecord:
     if len(unfinished) > 1:
         listed = "; ".join(_describe(r, when) for r, when in unfinished[:6])
         raise UsageError(f"{len(unfinished)} network games are unfinished: {listed}. Name one: "
-                         "p2pcards resume GAME_ID")
+                         f"{program()} resume GAME_ID")
     return unfinished[0][0]
 
 
@@ -119,7 +119,7 @@ async def resume(record: records.SeatRecord, auto: str | None, context: Context)
     genesis = record.genesis
     if record.finished:
         out.emit({"event": "over", "game_id": record.game_id.hex()})
-        out.say(Text(f"This game is over. Check it with  p2pcards verify {record.game_id.hex()[:12]}"))
+        out.say(Text(f"This game is over. Check it with  {program()} verify {record.game_id.hex()[:12]}"))
         return 0
     try:
         identity = load_or_create()

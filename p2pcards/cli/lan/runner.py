@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Protocol
 import trio
 from rich.text import Text
 
-from p2pcards.cli.common import UsageError
+from p2pcards.cli.common import UsageError, program
 from p2pcards.cli.lan.terminal import Out
+from p2pcards.cli.screen.words import with_command
 
 if TYPE_CHECKING:  # the game's screen and node: imported by whoever plays, not by every command
     from p2pcards.cli.lan import record as records
@@ -71,8 +72,8 @@ def _interrupted(context: Context) -> None:
     out.say()
     if context.game_id is not None and not context.finished:
         short = context.game_id.hex()[:12]
-        out.say(Text(f"Interrupted. The game is kept: come back to it with  p2pcards resume {short}",
-                     style="bold"))
+        out.say(with_command("Interrupted. The game is kept: come back to it with",
+                              f"{program()} resume {short}", out.console.width, "bold"))
     else:
         out.say(Text("Interrupted.", style="dim"))
 
@@ -92,7 +93,9 @@ async def play_seat(
         code = await game.play(nodes)
         if game.finished:
             context.finished = True
-            records.mark_finished(record)
+            table = game.table
+            end = "stopped" if table.fault is not None else "abandoned" if table.abandoned else "over"
+            records.mark_finished(record, end)
         return code
     finally:
         for closable in closables:

@@ -155,6 +155,7 @@ class OpenQuestions:
                 continue
             self.screen.term.emit({"event": "moot", "question": question.kind, "seats": list(question.seats),
                                    "reason": reason})
+            self.screen.term.withdraw(question.prompt)
             self._gone = (question, reason)
             if reason == "spoke" and not self.screen.replaying:
                 who = words.join([self.screen.names[s] for s in question.seats])

@@ -70,6 +70,10 @@ def plain_move(text: str) -> str:
     return move(text).plain
 
 
+_PROSE_CARD = re.compile(r"(?<![\w#])(10|[2-9TJQKA])([CDHS])(?!\w)")
+"""A card in an engine's sentence: upper case only, as the engines write cards (``as`` is a word)."""
+
+
 def symbols(text: str) -> str:
     """Prose with its cards written with suit symbols (``KC is not a trump`` -> ``K♣ is not a trump``)."""
-    return _CARD_TOKEN.sub(lambda m: card_display(parse_card(m.group(0))), text)
+    return _PROSE_CARD.sub(lambda m: card_display(parse_card(m.group(0))), text)

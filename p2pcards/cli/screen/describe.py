@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from p2pcards.cli.common import program
 from p2pcards.cli.screen import words
 from p2pcards.games import AuditResult
 from p2pcards.table import outputs as out
@@ -68,7 +69,7 @@ def verdict_lines(fault: out.Fault, names: Sequence[str], timeout_s: int, goes_o
     head = f"{who} {is_} out of the match, caught cheating {where}: {who} {what}."
     why = words.with_names(fault.message, names)
     proof = Text(words.you_case(f"Step {fault.step}: {why}. The signed evidence is kept in every journal: "
-                                "`p2pcards verify` shows it."), style="dim")
+                                f"`{program()} verify` shows it."), style="dim")
     return [Text(words.you_case(head), style="bold red"), proof, Text(goes_on, style="yellow")]
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from p2pcards.cli.common import program
+
 MOVES = {
     "durak": ("attack 7h, add 8h, beat 7h 9h, take, pass", "(two cards for a beat: 7h 9h)"),
     "spades": ("bid 4, bid nil, play qs", ""),
@@ -35,8 +37,8 @@ def help_text(game: str, *, lan: bool) -> str:
             "              rules all: everything)",
             "  help        this text",
             "  return      after the others went on without you: ask to be dealt in again",
-            "  quit        leave the table (asks first); `p2pcards resume` brings you back",
-            "              to the same game",
+            "  quit        leave the table (asks first); come back to the same game with",
+            f"              {program()} resume",
             "Moves are read on your turn only; table, rules, help and quit work at any time.",
             "A question the table asks (go on without a silent player? admit a player",
             "back?) is answered with the words it shows, even during your turn.",

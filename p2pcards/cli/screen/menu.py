@@ -74,6 +74,14 @@ class NeedAmount:
 
 
 @dataclass(frozen=True)
+class Back:
+    """Enter alone or ``back`` at "how many chips?": not this move after all; the list of moves again."""
+
+
+BACK_WORDS = ("", "back", "b", "cancel")
+
+
+@dataclass(frozen=True)
 class Command:
     name: str
     """``help``, ``rules``, ``quit`` or ``table``."""
@@ -221,14 +229,22 @@ def _by_cards(typed: str, entries: list[Entry], rules: Rules) -> Resolution | No
     return Problem(f"{shown} fits {len(matches)} moves: {options}. Type the number of the one you mean.")
 
 
-def resolve_amount(raw: str, entry: Entry) -> Chosen | Problem | Command:
-    """The answer to "how many chips?": an amount in the run's range (or a command: quit, help…)."""
+def amount_prompt(entry: Entry) -> str:
+    """The question of a run's amount, with the way back to the moves."""
+    return f"{entry.verb.capitalize()} how many chips ({entry.low}-{entry.high}; Enter: back)? "
+
+
+def resolve_amount(raw: str, entry: Entry) -> Chosen | Problem | Command | Back:
+    """The answer to "how many chips?": an amount in the run's range (or a command: quit, help…, or
+    the way back to the list of moves)."""
     lowered = " ".join(raw.strip().lower().split())
+    if lowered in BACK_WORDS:
+        return Back()
     asked = command(lowered)
     if asked is not None:
         return asked
     typed = lowered.removeprefix(entry.verb).strip()
     if not typed.isdigit() or not entry.low <= int(typed) <= entry.high:
         return Problem(f"{entry.verb.capitalize()} how many chips? A whole number from {entry.low} to "
-                       f"{entry.high}.")
+                       f"{entry.high}, or Enter to choose another move.")
     return Chosen(f"{entry.verb} {int(typed)}")

@@ -75,6 +75,12 @@ class Terminal:
             self._leave_prompt_line()
         self._write_prompt(text)
 
+    def withdraw(self, text: str | None = None) -> None:
+        """Take the waiting prompt off the screen (only if it is ``text``, when given): its question
+        is moot, and must be neither answered nor written again below the lines that follow."""
+        if self._prompt is not None and (text is None or self._prompt == text):
+            self._leave_prompt_line()
+
     def answered(self) -> None:
         """The answer was typed (with its Enter): the cursor is at the start of a fresh line."""
         self._prompt = None

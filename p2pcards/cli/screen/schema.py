@@ -74,7 +74,7 @@ SCHEMA: dict[str, dict[str, Type]] = {
     "joining": {"address": str, "name": str, "fingerprint": str, "port": int},
     "connecting": {"address": str},
     "table": {"table": str, "host": str, "fingerprint": str, "game": str, "options": dict, "dealer": str,
-              "players": int, "free": int, "private": bool, "address": str},
+              "players": int, "free": int, "private": bool, "address": str, "timeout_s": int},
     "computers": {"seats": list, "names": list, "runner": int, "runner_name": str},
     "warning": {"message": str},
     "failed": {"message": str},

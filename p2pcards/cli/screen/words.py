@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rich.cells import cell_len
+from rich.console import Group, RenderableType
+from rich.text import Text
+
 from p2pcards.cli.screen import cards as cv
 
 YOU = "You"
@@ -13,6 +17,15 @@ _AGREE = {"does": "do", "has": "have", "is": "are", "was": "were", "wins": "win"
           "holds": "hold", "deals": "deal", "takes": "take", "goes": "go", "plays": "play", "leads": "lead",
           "must": "must", "pays": "pay", "loses": "lose", "bids": "bid", "shows": "show", "draws": "draw",
           "shuffles": "shuffle", "picks": "pick"}
+
+
+def with_command(sentence: str, command: str, width: int, style: str = "") -> RenderableType:
+    """``sentence`` followed by a command to type: on one line when it fits in ``width``, else the
+    command on a line of its own, never broken (a command cut across two lines cannot be copied)."""
+    if cell_len(sentence) + 2 + cell_len(command) <= width:
+        return Text(f"{sentence}  {command}", style=style)
+    return Group(Text(sentence.rstrip(), style=style),
+                 Text(f"  {command}", style=style, no_wrap=True, overflow="ignore"))
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:

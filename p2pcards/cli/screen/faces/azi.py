@@ -14,6 +14,7 @@ from p2pcards.cli.screen import faces, words
 from p2pcards.cli.screen.words import YOU
 from p2pcards.games import UNKNOWN, HandState, Match, View
 from p2pcards.games.azi.match import AziMatch
+from p2pcards.games.azi.play import power
 from p2pcards.games.azi.result import AziResult
 from p2pcards.games.azi.view import AziView
 from p2pcards.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_display, card_text
@@ -106,8 +107,8 @@ class Face(faces.Face):
                 line.append("  ")
             line.append(f"{self.name(seat)} ")
             line.append_text(cv.card(c))
-        if not v.trick and v.leader >= 0:
-            line.append(f"  ({self.name(v.leader)} took it)", style="dim")
+        if not v.trick:
+            line.append(f"  ({self.name(_taker(v, trick))} took it)", style="dim")
         return line
 
     # ------------------------------------------------------------------ the menu
@@ -191,9 +192,10 @@ class Face(faces.Face):
     def after(self, seat: int, text: str, before: View | None, now: View | None) -> list[Text]:
         if not text.startswith("play ") or not isinstance(now, AziView) or now.trick or not now.played:
             return []
-        if now.played[-1] != (seat, cv.cards_in(text)[0]) or now.leader < 0:
+        players = sum(1 for x in now.in_hand if x)
+        if now.played[-1] != (seat, cv.cards_in(text)[0]) or not players or len(now.played) % players:
             return []
-        winner = self.name(now.leader)
+        winner = self.name(_taker(now, now.played[-players:]))
         return [Text(f"{winner} {words.verb(winner, 'takes')} the trick.", style="dim")]
 
     def ends_group(self, seat: int, text: str, before: View | None, now: View | None) -> bool:
@@ -205,9 +207,10 @@ class Face(faces.Face):
 
     def out_line(self, seat: int, score: int) -> str:
         name = self.name(seat)
+        whose = "your" if seat == self.me else words.possessive(name)
         return words.you_case(
-            f"{name} cannot pay the ante: {name} {words.verb(name, 'is')} out of the match with "
-            f"{words.count(score, 'chip')} (rule A15); they stay in the standings.")
+            f"{name} cannot pay the ante: {name} {words.verb(name, 'is')} out of the match (rule A15); "
+            f"{whose} {words.count(score, 'chip')} stay in the standings.")
 
     def goes_on_without(self, seats: Sequence[int]) -> str:
         them, their = self.them(seats)
@@ -282,6 +285,13 @@ class Face(faces.Face):
         return {"chips": list(match.stacks), "carried_pot": match.pot, "dealer": match.dealer,
                 "out": [s for s, c in enumerate(match.stacks) if c < match.rules.ante],
                 "winner": match.winner, "over": match.over}
+
+
+def _taker(v: AziView, trick: Sequence[tuple[int, int]]) -> int:
+    """The seat that took a finished trick.  Not ``v.leader``: after the last trick of a hand
+    nobody leads, and the leader stays the one of that trick."""
+    led = trick[0][1] // 13
+    return max(trick, key=lambda play: power(play[1], led, v.trump_suit, v.top_card))[0]
 
 
 def _azi(view: View) -> AziView:

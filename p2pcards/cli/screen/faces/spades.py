@@ -99,7 +99,7 @@ class Face(faces.Face):
 
     def goes_on_without(self, seats: Sequence[int]) -> str:
         _, their = self.them(seats)
-        whose = "Your" if their == "your" else words.possessive(words.join([self.name(s) for s in seats]))
+        whose = "your" if their == "your" else words.possessive(words.join([self.name(s) for s in seats]))
         seat = "seat is" if len(seats) == 1 else "seats are"
         return (f"From the next deal {whose} {seat} an open dummy: {their} cards are dealt face up to "
                 f"everyone and played by the dummy policy that every player's program runs the same way; "
@@ -181,7 +181,12 @@ class Face(faces.Face):
             return [line]
         winners = self.team(match.winner)
         ours = self.me in TEAMS[match.winner]
-        return [line, Text(f"{winners} win." + (" Well played!" if ours else ""), style="bold")]
+        loser = 1 - match.winner
+        floor, target = match.rules.floor, match.rules.target
+        # S15: a team at the floor loses, whatever the other scored; say which way the match ended
+        why = (f" ({self.team(loser)} fell to {floor} or below)" if match.scores[loser] <= floor
+               and match.scores[match.winner] < target else f" (reaching {target})")
+        return [line, Text(f"{winners} win{why}." + (" Well played!" if ours else ""), style="bold")]
 
     # ------------------------------------------------------------------ for programs
 
