@@ -242,6 +242,14 @@ def _likely_claim(rng: Rng, room: Room) -> int:
     return (((kind * len(signers) + signer) * len(seen) + where) * subsets + mask) * len(targets) + to
 
 
+def play(room: Room, schedule: Sequence[int]) -> None:
+    """Make the moves of ``schedule`` in ``room`` (raises ``Violation`` at the first broken promise)."""
+    for choice in schedule:
+        _apply(_options(room), choice)
+        room.settle()
+        room.check()
+
+
 def run_schedule(
     game: str,
     shape: Shape,
@@ -393,6 +401,7 @@ __all__ = [
     "Outcome",
     "ShapeReport",
     "explore",
+    "play",
     "replay_command",
     "run_schedule",
     "shapes_for",

@@ -17,7 +17,7 @@ from typing import Any
 
 from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
-from p2pcards.table import bodies
+from p2pcards.table import bodies, decide
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.table.replica import Table
@@ -376,7 +376,8 @@ class Room:
         att = next((a for a in t.attempts_path if a.head_before(step) == prev), None)
         if att is None:
             return  # (at the seal of the last final hand: spent there is about the next hand)
-        playing = self.voices.among(att.active)
+        # The voices the rule counts (SPEC §6.1/§10): an out-of-chips Azi seat watches and has a voice.
+        playing = decide.playing(self.voices, att)
         voice = self.voices.voice(x)
         later = {
             h

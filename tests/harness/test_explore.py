@@ -11,6 +11,7 @@ import pytest
 
 from p2pcards.cli import main
 from p2pcards.harness import explore as ex
+from p2pcards.harness.explore_room import Room
 from p2pcards.table import decide
 from p2pcards.table.attempt import Attempt
 from p2pcards.table.voices import Voices
@@ -104,3 +105,20 @@ def test_a_shape_the_game_cannot_seat_is_refused(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         main(["harness", "spades", "--explore", "1", "--shape", "3"])
     assert "spades cannot be played by 3 seats" in capsys.readouterr().err
+
+
+WATCHER_VOTES = [3, 26, 50, 2, 6, 4, 3, 3, 5, 14, 3, 38, 2, 3, 2, 3, 50, 3, 26, 26, 7, 50, 6, 38, 50, 4, 26,
+                 4, 3, 12, 0, 60, 24, 13, 3, 2, 216, 3]
+"""Azi, shape 5c, seed 6031: seat 0, out of chips, watches; with the cheater's voice it votes seat 1
+silent (two of the three voices at the table)."""
+
+
+def test_the_oracle_counts_an_out_of_chips_watcher_as_a_voice_as_the_rule_does() -> None:
+    shape = SHAPES["5c"]
+    room = Room.make("azi", shape, 6031, {})
+    ex.play(room, WATCHER_VOTES)
+    watcher = room.tables[0]
+    assert watcher.seats_out == {1: "silent"}
+    assert all(0 not in a.active and 0 in a.at_table for a in watcher.attempts_path)  # it watches
+    assert any(voter == 0 and named == 1 for _, _, voter, named in room.honest_votes)
+    assert ex.run_schedule("azi", shape, 6031, {}, WATCHER_VOTES).violation is None
