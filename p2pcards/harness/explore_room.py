@@ -424,12 +424,17 @@ class Room:
     def _check_sealed(self, seat: int, t: Table) -> None:
         heads = [att.seal_prev for _, att in t.finals]
         before = self.sealed[seat]
-        if heads[: len(before)] != before:
+        # (A replica restored from an older copy of its journal holds fewer final hands for a while:
+        # what it holds must be what it held.)
+        common = min(len(heads), len(before))
+        if heads[:common] != before[:common]:
             raise Violation(
-                f"a sealed hand changed: seat {seat} held {len(before)} final hands, now {len(heads)}",
+                f"a sealed hand changed: seat {seat} held {len(before)} final hands, now {len(heads)}, "
+                f"hand {next(k for k in range(common) if heads[k] != before[k])} another",
                 INVARIANTS[2],
             )
-        self.sealed[seat] = heads
+        if len(heads) > len(before):
+            self.sealed[seat] = heads
 
     def _check_majority(self, seat: int, t: Table, x: int) -> None:
         """Seat ``x`` out as silent: a majority's decision, which needs an honest voter for it — and,
