@@ -5,8 +5,8 @@ not a second model of them — from one state to every state an *event* leads to
 checks the room's invariants (``explore_room.INVARIANTS``) after every event.  The events:
 
 * ``d`` a frame in flight is delivered to an honest seat, in any order; ``l`` it is lost;
-* ``t`` an honest machine's clock advances (``TICK_MS``): its seats retry, vote, go on, stop waiting
-  for a catch-up answer;
+* ``t`` time passes for every machine (``TICK_MS``): seats retry, vote, go on, stop waiting for a
+  catch-up answer;
 * ``m`` an honest seat whose turn it is plays one of its first legal actions (so a restored seat may
   choose otherwise than before); a seat that does not is slow;
 * ``r`` an honest machine restarts from its journal, or from an older copy of it (missing up to
@@ -83,7 +83,9 @@ so it does not know it may have signed what its old copy lacks (SPEC §6.5's res
 class Bounds:
     depth: int = 8
     moves: int = 2
-    """How many of its legal actions an honest seat may choose among."""
+    """How many of its legal actions an honest seat restored from an older journal copy may choose
+    among (so it may say otherwise than it did); every other honest move is its first legal action
+    (which action a seat plays is the game's business, not the rule's)."""
     restarts: int = 1
     """Restarts per path."""
     back: int = 1
@@ -150,6 +152,8 @@ class CheckedRoom(Room):
     restarts: int = 0
     cheats: int = 0
     reintroduce: tuple[str, ...] = ()
+    restored: frozenset[int] = frozenset()
+    """Honest seats restarted from an older copy of their journal."""
     owned: set[int] | None = None
     """Seats whose replica this room owns (None: all); the others it shares with the room it was
     copied from or into, until it changes them (``own``): an event changes one or two replicas, and
@@ -330,7 +334,9 @@ def _choices(room: Room, seat: int, bounds: Bounds) -> int:
     due = None if att is None else att.own_due()
     if att is None or due is None or due.kind != "action" or t.over or t.stopped is not None:
         return 0
-    return min(bounds.moves, len(att.state.view(seat).legal_actions))
+    legal = len(att.state.view(seat).legal_actions)
+    restored = isinstance(room, CheckedRoom) and seat in room.restored
+    return min(bounds.moves if restored else 1, legal)
 
 
 def _heads(room: Room, bounds: Bounds) -> list[tuple[int, bytes]]:
@@ -392,8 +398,10 @@ def _apply(room: CheckedRoom, kind: str, parts: list[str]) -> bool:
             room.deliver(room.pending.pop(i))
         return True
     if kind == "t":
+        # (The cheaters' replicas too: what they then sign, a vote when a seat is silent, is the
+        # checker's to deliver or hold.)
         for _ in range(TICK_MS // 500):
-            for seat in room.honest:
+            for seat in range(room.shape.seats):
                 room.tick(seat)
         return True
     if kind == "m":
@@ -404,7 +412,7 @@ def _apply(room: CheckedRoom, kind: str, parts: list[str]) -> bool:
 
 
 def _move(room: CheckedRoom, seat: int, k: int) -> bool:
-    if seat in room.cheat or k >= _choices(room, seat, Bounds(moves=k + 1)):
+    if seat in room.cheat or k >= _choices(room, seat, Bounds(moves=max(k + 1, 2))):
         return False
     room.own(seat)
     t = room.tables[seat]
@@ -428,6 +436,8 @@ def _restart(room: CheckedRoom, voice: int, back: int) -> bool:
     if not seats:
         return False
     room.restarts += 1
+    if back:
+        room.restored |= frozenset(seats)
     cut = {s: room.older_copy(s, back) if back else len(room.journals[s]) for s in seats}
     for s in seats:
         room.journals[s] = room.journals[s][: cut[s]]
@@ -512,7 +522,7 @@ class Search:
             h.update(bytes(frame[:2]) + frame[2])
         for _, payload in sorted(room.certificates):
             h.update(hashlib.sha256(payload).digest())
-        h.update(bytes([room.restarts, min(room.cheats, 255)]))
+        h.update(bytes([room.restarts, min(room.cheats, 255), *sorted(room.restored)]))
         h.update(copy.copy(room.rng).next64().to_bytes(8, "big"))  # (what the next fork draws)
         return h.digest()
 
