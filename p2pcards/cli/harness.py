@@ -354,8 +354,8 @@ def _print_model_check(r: Any, *, replaying: bool) -> None:
     print(f"{r.game}, model check, {r.voices} voices (shape {r.shape}), {what}")
     if not replaying:
         b = r.bounds
-        print(f"  bounds                {b.moves} moves per turn, {b.restarts} restart(s) from the journal "
-              f"or {b.back} message(s) back, {b.cheats} cheater's message(s)")
+        print(f"  bounds                {b.restarts} restart(s) from the journal or {b.back} message(s) back "
+              f"(then {b.moves} moves to choose from), {b.cheats} cheater's message(s)")
     print(f"  states explored       {r.states:,}")
     print(f"  events tried          {r.events:,} ({r.revisits:,} led to a state already explored)")
     if r.violation is not None:
