@@ -4,27 +4,30 @@ It drives the real replicas (``table.Table``, through the explorer's room, ``exp
 not a second model of them — from one state to every state an *event* leads to, depth first, and
 checks the room's invariants (``explore_room.INVARIANTS``) after every event.  The events:
 
-* ``d`` a frame in flight is delivered to an honest seat, in any order; ``l`` it is lost;
+* ``d`` the next frame on a link reaches an honest seat (one connection per pair of peers, in order,
+  as TCP carries it; the links in any order), ``D`` everything on a link does (one event, so that
+  what arrives late costs no depth).  A frame lost is no event of its own: the invariants are about
+  what happened, and a prefix of a run that lost a frame is a prefix of one where it is late;
 * ``t`` time passes for every machine (``TICK_MS``): seats retry, vote, go on, stop waiting for a
   catch-up answer;
-* ``m`` an honest seat whose turn it is plays one of its first legal actions (so a restored seat may
-  choose otherwise than before); a seat that does not is slow;
+* ``m`` an honest seat whose turn it is moves (a seat that does not is slow): its first legal action,
+  or, restored from an older journal copy, one of its first ``Bounds.moves`` (it may say otherwise);
 * ``r`` an honest machine restarts from its journal, or from an older copy of it (missing up to
   ``Bounds.back`` of each seat's own last messages), losing what was on its way to it;
-* for the cheating voices, a minority: ``v``/``a`` sign a vote or an abandon at any step and head they
-  saw naming any set of voices the rule lets them name, ``q`` sign a return, ``e`` sign a second,
-  different message for a step they spoke at, ``o`` send again an old message of theirs.  Whatever a
-  cheater sends is a frame in flight like any other.  A cheater sees everything at once (frames to it
-  are delivered as soon as sent) and its replica makes its own moves; what it sends is still the
-  checker's to deliver, lose or hold.
+* for the cheating voices, a minority: ``v``/``a`` sign a vote or an abandon at the last step and
+  head they saw naming any set of voices, ``q`` sign a return, ``e`` sign a second, different
+  message for the last step they spoke at.  Whatever a cheater sends is a frame in flight like any
+  other.  A cheater sees everything at once (frames to it are delivered as soon as sent) and its
+  replica makes its own moves and keeps time; what it sends is still the checker's to deliver or hold.
 
 What makes it feasible:
 
 * *The deal is abstracted away.*  The table is set up and dealt once (the seeded dealer, every setup
-  frame delivered) and each state is a copy of that room (``clone``), so no deal is redone per state.
+  frame delivered) and each state is a copy of that room (``CheckedRoom.copy``: it shares every
+  replica an event does not change, and what nobody changes), so no deal is redone per state.
 * *State hashing.*  A replica's state is a function of what it was given since it last started: its
   journal, then every frame, tick and action in order.  A state's digest (``Search._digest``) is a
-  hash of each seat's such history, the frames in flight (as a multiset), what the cheaters signed
+  hash of each seat's such history, the frames in flight, what the cheaters signed
   and the restarts spent; a state reached again (at no greater depth) is not explored again.  So the
   interleavings of events at different seats, which commute, are explored once.
 * *Symmetry.*  Events that are the same event are one choice: copies of one frame to one seat in
