@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.progress import Progress
 
+from p2pcards import games
 from p2pcards.cli.common import UsageError, game_options, print_json
 from p2pcards.games import GAMES, GameError
 from p2pcards.harness.byzantine import BEHAVIOURS
@@ -17,6 +18,8 @@ from p2pcards.harness.explore import SHAPES
 from p2pcards.harness.network import Faults
 from p2pcards.harness.run import GameReport, run_game, summarize
 from p2pcards.store import journal
+from p2pcards.table.genesis import GenesisError
+from p2pcards.text import shown
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,6 +76,25 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--schedule", default=None, metavar="LIST",
         help="replay one schedule: comma-separated choices, as printed for a violation",
     )
+    p.add_argument(
+        "--model-check", action="store_true",
+        help="instead of the games above, check every interleaving of a small table up to --depth events: "
+        "deliveries in any order, slow seats, restarts from old journal copies, a cheating minority "
+        "(p2pcards.harness.model_check)",
+    )
+    p.add_argument("--depth", type=int, default=6, metavar="D",
+                   help="with --model-check: events per interleaving (default 6)")
+    p.add_argument("--voices", type=int, default=3, metavar="V",
+                   help="with --model-check: 3, 4 or 5 voices (default 3)")
+    p.add_argument("--cheats", type=int, default=1, metavar="K",
+                   help="with --model-check: messages the cheaters sign per interleaving (default 1)")
+    p.add_argument("--restarts", type=int, default=1, metavar="K",
+                   help="with --model-check: restarts per interleaving (default 1)")
+    p.add_argument("--replay", default=None, metavar="EVENTS",
+                   help="with --model-check: replay one interleaving, as printed for a violation")
+    p.add_argument("--reintroduce", action="append", default=[], metavar="NAME",
+                   help="with --model-check: put back a broken behaviour on purpose, to see it found: "
+                   "naive-restore (a restarted machine that reads its journal back as new frames)")
     p.add_argument(
         "--journals",
         metavar="DIR",
@@ -154,6 +176,12 @@ def run(args: argparse.Namespace) -> int:
     seeds = [args.seed] if args.seed is not None else list(range(1, args.seeds + 1))
     if args.fuzz is not None:
         return _fuzz(args, seeds)
+    if args.model_check:
+        if args.fuzz is not None or args.explore is not None:
+            raise UsageError("--model-check goes alone, not with --fuzz or --explore")
+        return _model_check(args, options)
+    if args.replay is not None or args.reintroduce:
+        raise UsageError("--replay and --reintroduce go with --model-check")
     if args.explore is not None:
         from p2pcards.cli.explore import run_explore
 
@@ -260,3 +288,83 @@ def _fuzz(args: argparse.Namespace, seeds: list[int]) -> int:
         if not failed:
             print("  nothing found")
     return 1 if failed else 0
+
+
+MAX_REPLAY = 10_000
+"""Events in a ``--replay`` (each is replayed; a longer list is refused before any work)."""
+
+
+def _model_check(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    from p2pcards.harness import model_check as mc
+
+    if args.voices not in (3, 4, 5):
+        raise UsageError("--voices must be 3, 4 or 5")
+    if not 1 <= args.depth <= 64:
+        raise UsageError("--depth must be from 1 to 64")
+    if not 0 <= args.cheats <= 16 or not 0 <= args.restarts <= 16:
+        raise UsageError("--cheats and --restarts must be from 0 to 16")
+    unknown = [r for r in args.reintroduce if r not in mc.REINTRODUCE]
+    if unknown:
+        known = ", ".join(mc.REINTRODUCE)
+        raise UsageError(f"--reintroduce {shown(unknown[0], 40)!r}: the broken behaviours are: {known}")
+    seed = 1 if args.seed is None else args.seed
+    if not 0 <= seed < 2**63:
+        raise UsageError("--seed must be from 0 to 2**63 - 1")
+    shape = mc.shape_for(args.game, args.voices)
+    try:
+        games.load(args.game, **(options | {"players": shape.seats}))
+    except GameError as exc:
+        raise UsageError(f"{args.game} cannot be model-checked at {args.voices} voices: {exc}") from exc
+    path = None
+    if args.replay is not None:
+        path = list(mc.iter_events(args.replay))
+        if len(path) > MAX_REPLAY:
+            raise UsageError(f"--replay: at most {MAX_REPLAY} events")
+        bad = next((e for e in path if not mc.well_formed(e)), None)
+        if bad is not None:
+            raise UsageError(f"--replay: {shown(bad, 40)!r} is not an event (as printed for a violation)")
+    bounds = mc.Bounds(depth=args.depth, cheats=args.cheats, restarts=args.restarts)
+    live = sys.stderr.isatty() and not args.json
+
+    def progress(r: mc.Report) -> None:
+        if live:
+            print(f"\r  model check: {r.states:,} states, {r.events:,} events, {r.seconds:.0f} s",
+                  end="", file=sys.stderr, flush=True)
+
+    try:
+        if path is not None:
+            report = mc.run_replay(args.game, args.voices, path, seed=seed, options=options,
+                                   reintroduce=args.reintroduce)
+        else:
+            report = mc.check(args.game, args.voices, bounds=bounds, seed=seed, options=options,
+                              reintroduce=args.reintroduce, progress=progress)
+    except (GameError, GenesisError) as exc:
+        raise UsageError(str(exc)) from exc
+    if live:
+        print("\r" + " " * 70 + "\r", end="", file=sys.stderr, flush=True)
+    if args.json:
+        print_json({"model_check": report.to_dict()})
+    else:
+        _print_model_check(report, replaying=path is not None)
+    return 1 if report.violation is not None else 0
+
+
+def _print_model_check(r: Any, *, replaying: bool) -> None:
+    what = "one interleaving replayed" if replaying else f"every interleaving to depth {r.bounds.depth}"
+    print(f"{r.game}, model check, {r.voices} voices (shape {r.shape}), {what}")
+    if not replaying:
+        b = r.bounds
+        print(f"  bounds                {b.restarts} restart(s) from the journal or {b.back} message(s) back "
+              f"(then {b.moves} moves to choose from), {b.cheats} cheater's message(s)")
+    print(f"  states explored       {r.states:,}")
+    print(f"  events tried          {r.events:,} ({r.revisits:,} led to a state already explored)")
+    if r.violation is not None:
+        print("  exhaustive            no: stopped at the first violation")
+    elif not replaying:
+        print(f"  exhaustive            {'yes' if r.exhaustive else 'no: the bound on states was reached'}")
+    print(f"  time                  {r.seconds} s")
+    if r.violation is not None:
+        print(f"  VIOLATION ({r.invariant}, {len(r.path)} events): {r.violation}")
+        print(f"    replay: {r.replay}")
+    else:
+        print("  nothing found")

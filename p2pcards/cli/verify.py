@@ -194,7 +194,7 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
     for (number, attempt), (state, audit) in zip(table.finals, table.hands_played, strict=True):
         report.hands.append(HandVerdict(number, _summary(state), audit, tuple(sorted(attempt.seals)),
                                         dealt_again[number]))
-    report.verdicts = list(table.verdicts)
+    report.verdicts = decisions(table.verdicts)
     report.seats_out = table.seats_out
     report.stopped = table.stopped
     report.step = table.chain.step
@@ -209,6 +209,30 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
     elif table.finals and table.attempt is not None and not table.attempt.messages():
         report.status = "truncated"
     return report
+
+
+def decisions(verdicts: Sequence[out.Fault]) -> list[out.Fault]:
+    """The verdicts, one per decision: the replica reports an abandon's decision once per seat it
+    names (each seat is out on its own), which is one signed fact, so it is said once."""
+    kept: list[out.Fault] = []
+    seen: set[tuple[Any, ...]] = set()
+    for v in verdicts:
+        key = (v.kind, v.seats or (v.seat,), v.step, v.hand, v.unconfirmed, v.message)
+        if key not in seen:
+            seen.add(key)
+            kept.append(v)
+    return kept
+
+
+def signers(v: out.Fault) -> tuple[int, ...]:
+    """Who signed the claims behind a ``silent`` verdict (the votes, or the abandon), ascending."""
+    found = set()
+    for data in v.evidence:
+        try:
+            found.add(wire.SignedMessage.from_bytes(data).seat)
+        except wire.WireError:
+            continue
+    return tuple(sorted(found))
 
 
 def journal_seat(payloads: Sequence[bytes], genesis: Genesis) -> int | None:
@@ -405,6 +429,11 @@ def _with_names(r: Report, text: str) -> str:
 def _verdict_text(r: Report, v: out.Fault) -> str:
     who = ", ".join(r.name(s) for s in (v.seats or (v.seat,)))
     where = f"hand {v.hand + 1}" if v.hand >= 0 else "before the first hand"
+    if v.kind == "silent" and v.unconfirmed:
+        # An abandon: its signer's own word, which no vote confirmed; never "voted out" (SPEC §6.5).
+        by = ", ".join(r.name(s) for s in signers(v)) or "this seat"
+        return (f"{by} continued without {who} by half the table or fewer (unconfirmed: by its own word, "
+                f"binding on nobody named) in {where}, at step {v.step}")
     if v.kind == "silent":
         return f"{who} voted out in {where} (silent at step {v.step}): the others went on without them"
     return f"{who} cheated in {where} ({v.kind}, step {v.step}): {shown(v.message, 200)}"
@@ -512,7 +541,8 @@ def as_json(r: Report) -> dict[str, Any]:
         ],
         "verdicts": [
             {"seat": v.seat, "seats": list(v.seats or (v.seat,)), "kind": v.kind, "hand": v.hand,
-             "step": v.step, "message": v.message}
+             "step": v.step, "message": v.message, "unconfirmed": v.unconfirmed,
+             "by": list(signers(v)) if v.kind == "silent" else []}
             for v in r.verdicts
         ],
         "seats_out": {str(s): why for s, why in sorted(r.seats_out.items())},

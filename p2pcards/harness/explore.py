@@ -40,6 +40,13 @@ SHAPES = (
 plays seat 1 (three voices, one cheating).  ``5c``: the cheater's machine plays seats 3 and 4 — a
 majority of the keys, one voice of three."""
 
+RESTART_BACK = 2
+"""A restarting machine may come back from its whole journal or from an older copy missing up to this
+many of each seat's own last messages (a backup, lost disk writes)."""
+
+RETURN_ODDS = 8
+"""One cheater's message in this many is a return (a consent to be dealt in again) rather than a claim."""
+
 SCHEDULE_LENGTH = 400
 CALM_ROUNDS = 400
 """Calm rounds (each: deliver everything, then every honest clock advances a tick) before a replica
@@ -113,7 +120,10 @@ def _options(room: Room) -> list[Group]:
         ("tick", n, room.tick),
         ("tick-all", 1, lambda i: _tick_all(room)),
         ("flush", 1, lambda i: _flush(room)),
-        ("restart", len(machines), lambda i: room.restart(machines[i])),
+        # (Restarts from the whole journal first, then from older copies: a schedule recorded before
+        # the older copies were added replays as it did.)
+        ("restart", len(machines) * (1 + RESTART_BACK),
+         lambda i: room.restart(machines[i % len(machines)], i // len(machines))),
     ]
     slowable = [s for s in honest if s not in room.sure and s not in room.slow]
     groups.append(("slow", len(slowable), lambda i: room.slow.add(slowable[i])))
@@ -157,8 +167,23 @@ def _cheats(room: Room) -> list[Group]:
         room.pending = [f for f in room.pending if f[1] != signers[i]]
 
     claims = 0 if not seen else len(CLAIMS) * len(signers) * len(seen) * subsets * len(targets)
+    people_signers = [s for s in signers if room.voices.is_person(s)]
+    returns = len(people_signers) * len(seen) * len(targets)
+
+    def claim_or_return(i: int) -> None:
+        # (Returns after every claim: a schedule recorded before they were added replays as it did.)
+        if i < claims:
+            claim(i)
+            return
+        i, to = divmod(i - claims, len(targets))
+        signer_i, where = divmod(i, len(seen))
+        step, prev = seen[where]
+        payload = room.sign_as(people_signers[signer_i], "return", {}, step, prev)
+        room.certificates.append((people_signers[signer_i], payload))
+        room.inject(people_signers[signer_i], payload, targets[to])
+
     return [
-        ("claim", claims, claim),
+        ("claim", claims + returns, claim_or_return),
         ("replay", len(certificates) * len(targets), replay),
         ("withhold", len(signers), withhold),
         ("equivocate", len(steps) * len(targets), equivocate),
@@ -232,14 +257,27 @@ def _draw(rng: Rng, room: Room, groups: list[Group]) -> int:
 
 def _likely_claim(rng: Rng, room: Room) -> int:
     """The index of a claim (as ``_cheats`` numbers them) drawn toward the ones that can matter: most
-    often a vote, at one of the last steps seen, naming one seat."""
+    often a vote, at one of the last steps seen, naming one seat; now and then a return."""
     signers, people, targets, seen, subsets = _claim_space(room)
+    if not rng.below(RETURN_ODDS):
+        base = len(CLAIMS) * len(signers) * len(seen) * subsets * len(targets)
+        returns = len([s for s in signers if room.voices.is_person(s)]) * len(seen) * len(targets)
+        if returns:
+            return base + rng.below(returns)
     kind = 0 if rng.below(4) else 1
     signer = rng.below(len(signers))
     where = len(seen) - 1 - rng.below(min(len(seen), 4)) if rng.below(4) else rng.below(len(seen))
     mask = (1 << rng.below(len(people))) - 1 if rng.below(2) else rng.below(subsets)
     to = rng.below(len(targets))
     return (((kind * len(signers) + signer) * len(seen) + where) * subsets + mask) * len(targets) + to
+
+
+def play(room: Room, schedule: Sequence[int]) -> None:
+    """Make the moves of ``schedule`` in ``room`` (raises ``Violation`` at the first broken promise)."""
+    for choice in schedule:
+        _apply(_options(room), choice)
+        room.settle()
+        room.check()
 
 
 def run_schedule(
@@ -393,6 +431,7 @@ __all__ = [
     "Outcome",
     "ShapeReport",
     "explore",
+    "play",
     "replay_command",
     "run_schedule",
     "shapes_for",

@@ -17,7 +17,7 @@ from typing import Any
 
 from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
-from p2pcards.table import bodies
+from p2pcards.table import bodies, decide
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.table.replica import Table
@@ -56,7 +56,24 @@ class Shape:
 
 
 class Violation(Exception):
-    """An invariant broken: the message names it."""
+    """An invariant broken: the message says how; ``invariant`` names it (one of ``INVARIANTS``)."""
+
+    def __init__(self, message: str, invariant: str = "") -> None:
+        super().__init__(message)
+        self.invariant = invariant
+
+
+INVARIANTS = (
+    "no-honest-replica-raises",
+    "no-honest-seat-convicted",
+    "no-sealed-hand-changes",
+    "a-decision-binds-only-by-majority",
+    "a-present-seat-is-dealt-out-only-by-a-majority",
+    "same-messages-same-state",
+)
+"""The promises checked after every event, by name (``Room.check``; SPEC §6.5, docs/security.md)."""
+
+CHEATS = ("equivocation", "bad-message", "bad-proof", "illegal-action", "renege")
 
 
 Frame = tuple[int, int, bytes]
@@ -92,6 +109,8 @@ class Room:
     """(step, prev, voter, voice named) of every vote an honest seat signed."""
     honest_words: set[tuple[int, bytes, int, int]] = field(default_factory=set)
     """(step, prev, signer, voice named) of every abandon an honest seat signed."""
+    worded: set[int] = field(default_factory=set)
+    """Honest voices that signed an abandon or a return: their own word binds their replicas."""
     abandoners: set[int] = field(default_factory=set)
     """Honest seats that signed an abandon: each went on by its own word, and may leave the others."""
     sealed: list[list[bytes]] = field(default_factory=list)
@@ -99,7 +118,9 @@ class Room:
     deliveries: int = 0
 
     @classmethod
-    def make(cls, game: str, shape: Shape, seed: int, options: dict[str, Any]) -> Room:
+    def make(cls, game: str, shape: Shape, seed: int, options: dict[str, Any], *, sure: bool = True) -> Room:
+        """The table of ``shape`` set up from ``seed``; ``sure``: one honest voice is the sure one (the
+        model checker has none: every honest machine may be slow, lose frames or restart)."""
         rng = Rng(f"explore/{game}/{shape.name}/{seed}")
         ids = [key_from_seed(rng.fork(f"id{i}").next64().to_bytes(8, "big") * 4) for i in range(shape.seats)]
         genesis = make_genesis(
@@ -115,10 +136,10 @@ class Room:
         voices = shape.voices()
         cheat = frozenset(s for s in range(shape.seats) if voices.voice(s) in shape.cheaters)
         honest_voices = sorted({voices.voice(s) for s in range(shape.seats) if s not in cheat})
-        sure_voice = honest_voices[rng.fork("sure").below(len(honest_voices))]
-        sure = frozenset(s for s in range(shape.seats) if voices.voice(s) == sure_voice)
+        sure_voice = honest_voices[rng.fork("sure").below(len(honest_voices))] if sure else -1
+        surely = frozenset(s for s in range(shape.seats) if voices.voice(s) == sure_voice)
         n = shape.seats
-        room = cls(shape, seed, genesis, rng, ids, [], voices, cheat, sure)
+        room = cls(shape, seed, genesis, rng, ids, [], voices, cheat, surely)
         room.journals = [[] for _ in range(n)]
         room.secrets = [{} for _ in range(n)]
         room.clocks = [0] * n
@@ -151,7 +172,9 @@ class Room:
         except Exception as exc:
             if seat in self.cheat:
                 return
-            raise Violation(f"an honest replica raised: seat {seat}: {type(exc).__name__}: {exc}") from exc
+            raise Violation(
+                f"an honest replica raised: seat {seat}: {type(exc).__name__}: {exc}", INVARIANTS[0]
+            ) from exc
         self._carry_out(seat, outputs)
 
     def _carry_out(self, seat: int, outputs: list[out.Output]) -> None:
@@ -184,8 +207,11 @@ class Room:
             if msg.kind not in CERTIFICATE_KINDS and msg.kind not in TRANSPORT_KINDS:
                 self.own_steps.append(msg)
                 self._see(msg)
+        elif msg.kind == "return":
+            self.worded.add(self.voices.voice(seat))
         elif msg.kind == "abandon":
             self.abandoners.add(seat)
+            self.worded.add(self.voices.voice(seat))
             for v in bodies.silent_body(msg.body, self.shape.seats, "an abandon"):
                 self.honest_words.add((msg.step, msg.prev, seat, v))
         elif msg.kind == "void_vote":
@@ -219,7 +245,7 @@ class Room:
                 self.deliver(self.urgent.popleft())
             elif not self._play_turns():
                 return
-        raise Violation("a replica never stops talking to the sure voice")
+        raise Violation("a replica never stops talking to the sure voice", INVARIANTS[0])
 
     def _play_turns(self) -> bool:
         played = False
@@ -245,7 +271,7 @@ class Room:
         except Exception as exc:
             if seat in self.cheat:
                 return False
-            raise Violation(f"an honest replica raised: seat {seat} moving: {exc}") from exc
+            raise Violation(f"an honest replica raised: seat {seat} moving: {exc}", INVARIANTS[0]) from exc
         self._carry_out(seat, outputs)
         self.check()
         return True
@@ -261,19 +287,36 @@ class Room:
             self.move(seat)
         self.check()
 
-    def restart(self, voice: int) -> None:
+    def restart(self, voice: int, back: int = 0) -> None:
         """The machine of an honest ``voice`` restarts: what was on its way to it is lost, and each of
-        its seats is restored from its journal with the secrets it kept."""
+        its seats is restored from its journal with the secrets it kept — or, ``back`` > 0, from an
+        older copy of it (a backup, lost disk writes): the journal as it was before the seat's
+        ``back``-th last message of its own."""
         seats = set(self.voices.seats_of((voice,), range(self.shape.seats)))
         self.pending = [f for f in self.pending if f[0] not in seats]
         self.urgent = deque(f for f in self.urgent if f[0] not in seats)
         self.turns -= seats
         for seat in sorted(seats):
+            if back > 0:
+                self.journals[seat] = self.journals[seat][: self.older_copy(seat, back)]
             fresh = self._fresh(seat)
             self.tables[seat] = fresh
             journal = list(self.journals[seat])
             self._call(seat, lambda fresh=fresh, journal=journal: fresh.restore(journal))  # type: ignore[misc]
         self.check()
+
+    def older_copy(self, seat: int, back: int) -> int:
+        """The length of ``seat``'s journal before its ``back``-th last own message (the whole
+        journal if it has fewer)."""
+        own = [i for i, payload in enumerate(self.journals[seat]) if self._own(seat, payload)]
+        return own[-back] if back <= len(own) else len(self.journals[seat])
+
+    def _own(self, seat: int, payload: bytes) -> bool:
+        try:
+            msg = SignedMessage.from_bytes(payload)
+        except WireError:
+            return False
+        return msg.seat == seat and msg.kind not in TRANSPORT_KINDS and msg.kind != "genesis"
 
     def sign_as(self, seat: int, kind: str, body: Any, step: int, prev: bytes) -> bytes:
         env = Envelope(game_id=self.genesis.game_id, step=step, seat=seat, prev=prev, kind=kind, body=body)
@@ -295,16 +338,19 @@ class Room:
     # ------------------------------------------------------------------ the invariants
 
     def check(self) -> None:
+        """Every invariant of ``INVARIANTS`` on the honest replicas as they are now."""
         finished: dict[bytes, int] = {}
         for seat in self.honest:
             t = self.tables[seat]
+            self._check_convicted(seat, t)
             self._check_sealed(seat, t)
             gone = t.seats_out
             for x, why in gone.items():
                 if x in self.sure and not self._sure_left():
                     raise Violation(
                         f"a connected seat within its move clock was dealt out: seat {seat} holds "
-                        f"seat {x} out ({why})"
+                        f"seat {x} out ({why})",
+                        INVARIANTS[4],
                     )
                 if why == SILENT:
                     self._check_majority(seat, t, x)
@@ -315,7 +361,38 @@ class Room:
         # (Only once nothing is in flight: a conviction after the end reaches one replica first.)
         if len(finished) > 1 and not self.pending and not self.urgent:
             seats = sorted(finished.values())
-            raise Violation(f"finished honest replicas disagree: seats {seats} ended with different digests")
+            raise Violation(
+                f"finished honest replicas disagree: seats {seats} ended with different digests",
+                INVARIANTS[5],
+            )
+        self._check_same_messages()
+
+    def _check_convicted(self, seat: int, t: Table) -> None:
+        """No honest replica names an honest seat a cheater (its own seat included)."""
+        for v in t.verdicts:
+            if v.kind in CHEATS and v.seat >= 0 and v.seat not in self.cheat:
+                raise Violation(
+                    f"an honest seat was convicted: seat {seat} names seat {v.seat} a cheater ({v.kind}, "
+                    f"step {v.step}): {v.message}",
+                    INVARIANTS[1],
+                )
+
+    def _check_same_messages(self) -> None:
+        """Honest replicas holding the same messages are in the same state — but where what binds a
+        replica is its own voice's word (an abandon it signed, a return it consented with)."""
+        alike: dict[frozenset[bytes], tuple[int, bytes]] = {}
+        for seat in self.honest:
+            if self.voices.voice(seat) in self.worded:
+                continue
+            held = frozenset(self.journals[seat])
+            digest = self.tables[seat].digest()
+            first = alike.setdefault(held, (seat, digest))
+            if first[1] != digest:
+                raise Violation(
+                    f"honest replicas holding the same messages disagree: seats {first[0]} and {seat} hold "
+                    f"the same {len(held)} messages and reached different states",
+                    INVARIANTS[5],
+                )
 
     def _check_own_word(self, seat: int, t: Table, x: int) -> None:
         """Seat ``x`` out as unconfirmed: an abandon, which binds its signer's voice alone — and a voice
@@ -335,7 +412,8 @@ class Room:
         if not backed:
             raise Violation(
                 f"a minority of voices bound an honest replica: seat {seat} holds seat {x} out as "
-                "unconfirmed, by an abandon neither its own nor an honest one naming it"
+                "unconfirmed, by an abandon neither its own nor an honest one naming it",
+                INVARIANTS[4],
             )
 
     def _sure_left(self) -> bool:
@@ -346,11 +424,17 @@ class Room:
     def _check_sealed(self, seat: int, t: Table) -> None:
         heads = [att.seal_prev for _, att in t.finals]
         before = self.sealed[seat]
-        if heads[: len(before)] != before:
+        # (A replica restored from an older copy of its journal holds fewer final hands for a while:
+        # what it holds must be what it held.)
+        common = min(len(heads), len(before))
+        if heads[:common] != before[:common]:
             raise Violation(
-                f"a sealed hand changed: seat {seat} held {len(before)} final hands, now {len(heads)}"
+                f"a sealed hand changed: seat {seat} held {len(before)} final hands, now {len(heads)}, "
+                f"hand {next(k for k in range(common) if heads[k] != before[k])} another",
+                INVARIANTS[2],
             )
-        self.sealed[seat] = heads
+        if len(heads) > len(before):
+            self.sealed[seat] = heads
 
     def _check_majority(self, seat: int, t: Table, x: int) -> None:
         """Seat ``x`` out as silent: a majority's decision, which needs an honest voter for it — and,
@@ -364,7 +448,8 @@ class Room:
         if not backed:
             raise Violation(
                 f"a minority of voices bound an honest replica: seat {seat} holds seat {x} out as silent "
-                "though no honest seat voted for it"
+                "though no honest seat voted for it",
+                INVARIANTS[3],
             )
         for step, prev in where:
             self._unspent(seat, t, x, step, prev)
@@ -376,7 +461,8 @@ class Room:
         att = next((a for a in t.attempts_path if a.head_before(step) == prev), None)
         if att is None:
             return  # (at the seal of the last final hand: spent there is about the next hand)
-        playing = self.voices.among(att.active)
+        # The voices the rule counts (SPEC §6.1/§10): an out-of-chips Azi seat watches and has a voice.
+        playing = decide.playing(self.voices, att)
         voice = self.voices.voice(x)
         later = {
             h
@@ -397,5 +483,6 @@ class Room:
             raise Violation(
                 f"a minority of voices bound an honest replica: seat {seat} holds seat {x} out as silent "
                 f"at step {step} with unspent votes of {sorted(live)} and {len(cheaters)} cheating voices "
-                f"of {len(playing)}"
+                f"of {len(playing)}",
+                INVARIANTS[3],
             )

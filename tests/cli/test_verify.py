@@ -352,12 +352,9 @@ def test_a_failed_audit_is_reported_with_the_players_name_rule_and_move(
     assert not doc["ok"] and doc["exit_status"] == 3 and doc["verdicts"][0]["kind"] == "renege"
 
 
-def test_one_seats_end_naming_both_others_is_its_word_alone_in_every_journal(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Seat 2 of three signs an end naming seats 0 and 1 while seat 0 thinks over its move.  Read as
-    seat 1's journal the match is unfinished (that word binds nobody named); read as seat 2's own it
-    is abandoned by seat 2 alone — never a finished match — and both report the same signed fact."""
+def _seat_2_ends(tmp_path: Path) -> tuple[Path, Path, SignedMessage]:
+    """Seat 2 of three signs an end naming seats 0 and 1 while seat 0 thinks over its move: seat 1's
+    journal and seat 2's own, both holding it, and the move seat 0 had not yet made."""
     path = copy_journal(tmp_path)  # seat 1's journal
     payloads = jf.read(path).payloads
     msgs = [SignedMessage.from_bytes(p) for p in payloads]
@@ -365,21 +362,52 @@ def test_one_seats_end_naming_both_others_is_its_word_alone_in_every_journal(
     thinking = msgs[i]
     end = signed(2, thinking.game_id, "abandon", {"silent": [0, 1]}, thinking.step, thinking.prev)
     rewrite(path, [*payloads[:i], end])
-    code, text, _ = run(capsys, str(path), "--json")
-    as_seat_1 = json.loads(text)
-    assert (code, as_seat_1["status"], as_seat_1["finished"]) == (0, "unfinished", False)
-    word = [{"seat": 2, "step": thinking.step, "named": [0, 1]}]
-    assert as_seat_1["unconfirmed"] == word and as_seat_1["verdicts"] == []
-
     genesis = [k for k, m in enumerate(msgs[:i]) if m.kind == "genesis"]
     own_first = [payloads[k] for k in genesis if msgs[k].seat == 2]
     rest = [p for k, p in enumerate(payloads[:i]) if not (k in genesis and msgs[k].seat == 2)]
     theirs = tmp_path / "seat2.journal"
     shutil.copyfile(path, theirs)
     rewrite(theirs, [*own_first, *rest, end])
+    return path, theirs, thinking
+
+
+def test_one_seats_end_naming_both_others_is_its_word_alone_in_every_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read as seat 1's journal the match is unfinished (seat 2's word binds nobody named); read as
+    seat 2's own it is abandoned by seat 2 alone — never a finished match — and both report the same
+    signed fact."""
+    path, theirs, thinking = _seat_2_ends(tmp_path)
+    code, text, _ = run(capsys, str(path), "--json")
+    as_seat_1 = json.loads(text)
+    assert (code, as_seat_1["status"], as_seat_1["finished"]) == (0, "unfinished", False)
+    word = [{"seat": 2, "step": thinking.step, "named": [0, 1]}]
+    assert as_seat_1["unconfirmed"] == word and as_seat_1["verdicts"] == []
+
     code, text, _ = run(capsys, str(theirs), "--json")
     as_seat_2 = json.loads(text)
     assert (as_seat_2["status"], as_seat_2["finished"]) == ("abandoned", False)
     assert as_seat_2["unconfirmed"] == word
     code, text, _ = run(capsys, str(theirs))
     assert "went on without p0, p1" in text and "unconfirmed" in text
+
+
+def test_an_abandon_is_reported_once_as_its_signers_word_never_as_a_vote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seat 2's own journal, after its abandon naming seats 0 and 1: nobody voted, so no line says
+    "voted out"; the one decision is one verdict line, and the JSON verdicts say the same."""
+    _, theirs, thinking = _seat_2_ends(tmp_path)
+    code, text, _ = run(capsys, str(theirs))
+    assert code == 0
+    lines = [line for line in text.splitlines() if line.startswith("verdict ")]
+    assert "voted out" not in text
+    assert len(lines) == len(set(lines))
+    [decision] = [line for line in lines if "p0, p1" in line]
+    assert "p2 continued without p0, p1 by half the table or fewer (unconfirmed" in decision
+    assert decision.endswith(f"in hand 1, at step {thinking.step}")
+
+    code, text, _ = run(capsys, str(theirs), "--json")
+    [verdict] = json.loads(text)["verdicts"]
+    assert (verdict["kind"], verdict["seats"], verdict["step"]) == ("silent", [0, 1], thinking.step)
+    assert (verdict["unconfirmed"], verdict["by"]) == (True, [2])

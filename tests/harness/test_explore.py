@@ -11,6 +11,7 @@ import pytest
 
 from p2pcards.cli import main
 from p2pcards.harness import explore as ex
+from p2pcards.harness.explore_room import Room
 from p2pcards.table import decide
 from p2pcards.table.attempt import Attempt
 from p2pcards.table.voices import Voices
@@ -52,15 +53,15 @@ def test_a_rule_without_its_majority_is_caught_shrunk_and_replayed(
 ) -> None:
     monkeypatch.setattr(decide, "vote_decision", _without_majority)
     shape = SHAPES["4"]
-    found = ex.run_schedule("azi", shape, 1, {})
+    found = ex.run_schedule("azi", shape, 5, {})
     assert found.violation is not None and found.violation.startswith("a minority of voices bound")
-    small = ex.shrink("azi", shape, 1, {}, found, budget=80)
+    small = ex.shrink("azi", shape, 5, {}, found, budget=80)
     assert small.violation is not None and small.violation.startswith("a minority of voices bound")
     assert len(small.schedule) < len(found.schedule) // 2
-    again = ex.run_schedule("azi", shape, 1, {}, small.schedule)
+    again = ex.run_schedule("azi", shape, 5, {}, small.schedule)
     assert again.violation == small.violation
 
-    command = ex.replay_command("azi", shape, 1, small.schedule, {})
+    command = ex.replay_command("azi", shape, 5, small.schedule, {})
     argv = shlex.split(command)
     assert argv[:2] == ["p2pcards", "harness"]
     assert main([*argv[1:], "--json"]) == 1
@@ -104,3 +105,41 @@ def test_a_shape_the_game_cannot_seat_is_refused(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         main(["harness", "spades", "--explore", "1", "--shape", "3"])
     assert "spades cannot be played by 3 seats" in capsys.readouterr().err
+
+
+WATCHER_VOTES = [3, 26, 50, 2, 6, 4, 3, 3, 5, 14, 3, 38, 2, 3, 2, 3, 50, 3, 26, 26, 7, 50, 6, 38, 50, 4, 26,
+                 4, 3, 12, 0, 60, 24, 13, 3, 2, 216, 3]
+"""Azi, shape 5c, seed 6031: seat 0, out of chips, watches; with the cheater's voice it votes seat 1
+silent (two of the three voices at the table)."""
+
+
+def test_the_oracle_counts_an_out_of_chips_watcher_as_a_voice_as_the_rule_does() -> None:
+    shape = SHAPES["5c"]
+    room = Room.make("azi", shape, 6031, {})
+    ex.play(room, WATCHER_VOTES)
+    watcher = room.tables[0]
+    assert watcher.seats_out == {1: "silent"}
+    assert all(0 not in a.active and 0 in a.at_table for a in watcher.attempts_path)  # it watches
+    assert any(voter == 0 and named == 1 for _, _, voter, named in room.honest_votes)
+    assert ex.run_schedule("azi", shape, 6031, {}, WATCHER_VOTES).violation is None
+
+
+def test_the_adversary_restarts_from_older_journal_copies_and_signs_returns() -> None:
+    room = Room.make("azi", SHAPES["3"], 1, {})
+    ex.play(room, [4])  # everything in flight delivered: every seat spoke
+    groups = {kind: (count, do) for kind, count, do in ex._options(room)}
+    machines = sorted({room.voices.voice(s) for s in room.honest if s not in room.sure})
+    count, restart = groups["restart"]
+    assert count == len(machines) * (1 + ex.RESTART_BACK)
+    [seat] = [s for s in room.honest if room.voices.voice(s) == machines[0]]
+    journal = list(room.journals[seat])
+    restart(len(machines))  # the first machine, from a copy missing its last message
+    kept = len(room.journals[seat])
+    assert kept < len(journal) and journal[:kept] == room.journals[seat]
+    assert SignedMessage.from_bytes(journal[kept]).seat == seat  # what the copy lacks is its own
+
+    count, claim = groups["claim"]
+    signed = len(room.certificates)
+    claim(count - 1)  # the last of a cheater's messages: a return
+    returned = SignedMessage.from_bytes(room.certificates[signed][1])
+    assert (returned.kind, returned.seat) == ("return", 2)
