@@ -82,8 +82,6 @@ MAX_CONSENTS = 64
 SEEN_BYTES = 4 << 20
 """Payloads whose signature check is remembered though they were not accepted (see ``seen``)."""
 
-CATCHUP_GRACE_MS = 3 * RETRY_MS
-"""After a restart, how long a seat waits for its peers' catch-up before it signs anything new."""
 
 
 
@@ -240,9 +238,10 @@ class Table:
         """(seat, hand) of every return request taken: one per seat voted out and hand."""
         self._restoring = False
         self._ticked = False
-        self._catchup_until: int | None = None
         self._catchup_from: set[int] = set()
-        """Peers whose full answer a restored seat still waits for (only looked up, never iterated)."""
+        """Peers whose complete answer a restored seat still waits for before it signs anything new
+        (see ``_unanswered``)."""
+        self._told_restoring: tuple[int, ...] = ()
         self._inbox: deque[tuple[int | None, bytes | SignedMessage, int]] = deque()
         """What is still to be looked at: (peer, payload or authenticated message, depth)."""
         self._ended: tuple[Match, frozenset[Change]] | None = None
@@ -268,9 +267,12 @@ class Table:
 
     def restore(self, journal: Iterable[bytes]) -> list[out.Output]:
         """Rebuild from this seat's journal (accepted messages in any order), then resume: re-send this
-        seat's messages of the open step and ask every peer for what it missed; nothing new is
-        signed until a peer answered (or ``CATCHUP_GRACE_MS`` passed), so a seat restored from an old
-        copy of its journal never says something different for a step it already spoke at.
+        seat's messages of the open step and ask every peer for what it missed.  Never double-sign:
+        nothing new is signed until every peer that may hold what this seat signed before it
+        restarted — every other seat neither convicted nor out of the hand — sent a complete answer,
+        however long that takes (``Restoring`` tells its person whom it waits for; the others may
+        vote it silent meanwhile), so a seat restored from an old copy of its journal never says
+        something different for a step it already spoke at.
         Returns the verdicts reached on the way (hands over, faults, refused frames) and what to
         send.  An observer (seat None) restored from any peer's journal is how a game is verified."""
         self._init_secrets()
@@ -286,7 +288,6 @@ class Table:
         # secret, for a seat that died before it kept one, is not: it stays).
         self._out = [o for o in self._out if not isinstance(o, (out.Send, out.Persist))]
         if self.seat is not None:
-            self._catchup_until = self._now + CATCHUP_GRACE_MS
             self._catchup_from = {s for s in range(self.n) if s != self.seat and s not in self._cheaters}
             self._resend_open()
             self._out.append(out.Send(self._catchup_request()))
@@ -308,7 +309,13 @@ class Table:
         if self.over or self.stopped is not None:
             raise ActionError("the game is over")
         att = self.attempt
-        if att is None or self._catching_up():
+        waiting = self._unanswered()
+        if waiting:
+            raise ActionError(
+                f"this seat restarted: it waits for seats {list(waiting)} to say what it signed before it "
+                "restarted, so that it never signs two different moves for one step"
+            )
+        if att is None:
             raise ActionError("it is not your turn")
         body = att.action_body(text)
         self._contribute("action", body, att.chain.step, att.chain.head)
@@ -352,8 +359,6 @@ class Table:
             # they count from now, so a restarted seat waits the whole timeout before voting.
             self._ticked = True
             self._since = self._last_retry = self._first_tick = now
-            if self._catchup_until is not None:
-                self._catchup_until = now + CATCHUP_GRACE_MS
             if self._asked is not None:
                 self._asked.ask_at = now
         self._now = now
@@ -362,8 +367,6 @@ class Table:
             missing = self._missing()
             if missing and now - self._last_retry >= RETRY_MS:
                 self._retry()
-            if self._catchup_until is not None and now >= self._catchup_until:
-                self._catchup_until = None
             if att is not None:
                 self._maybe_vote()
             self._settle()
@@ -908,16 +911,14 @@ class Table:
             return
         for raw in payloads:
             self._inbox.append((peer, raw, 1))
-        if self._catchup_until is None:
+        if msg.seat not in self._catchup_from:
             return
-        # A restored seat signs nothing new until every peer told it all it holds (or the grace ran
-        # out): one peer's answer, empty or short, may lack what this seat said before it died.
-        if catchup.complete(len(msg.data)):
+        # A restored seat signs nothing new until every peer told it all it holds: one peer's answer,
+        # empty or short, may lack what this seat said before it died, and a clock proves nothing.
+        if catchup.holds_every_step(len(msg.data)):
             self._catchup_from.discard(msg.seat)
         elif self._catchup.may_ask(msg.seat, self._now):
             self._out.append(out.Send(self._catchup_request(), to=peer if peer is not None else msg.seat))
-        if not self._catchup_from:
-            self._catchup_until = None
 
     # ================================================================ making our messages
 
@@ -940,7 +941,19 @@ class Table:
         self._inbox.append((self.seat, self._signed(kind, body, step=step, prev=prev), 0))
 
     def _catching_up(self) -> bool:
-        return self._catchup_until is not None
+        return bool(self._unanswered())
+
+    def _unanswered(self) -> tuple[int, ...]:
+        """The peers a restored seat still waits for (never double-sign, SPEC §9.6): every other seat
+        that has not sent a complete answer since the restart, unless it is a cheater (its word proves
+        nothing) or out of the hand being played (what this seat signed in an attempt that a verdict
+        about that seat voided can never meet what it signs now: the keys differ)."""
+        if not self._catchup_from:
+            return ()
+        gone = self._out_seats()
+        return tuple(
+            s for s in range(self.n) if s in self._catchup_from and s not in self._cheaters and s not in gone
+        )
 
     def _make_contributions(self) -> None:
         """Contribute to the open step if this seat is due (never while restoring or catching up)."""
@@ -1594,6 +1607,17 @@ class Table:
     # ================================================================ helpers
 
     def _flush(self) -> list[out.Output]:
+        if self.seat is not None and not self._restoring:
+            waiting = self._unanswered()
+            if waiting != self._told_restoring:
+                # The person of a restored seat sees why nothing happens: whom it waits for, and when
+                # that wait is over (no seats).
+                self._told_restoring = waiting
+                att = self.attempt
+                step = att.step if att is not None else self._setup.chain.step
+                self._out.append(out.Restoring(step, waiting))
+                if not waiting:
+                    self._catchup_from.clear()
         produced, self._out = self._out, []
         return produced
 
