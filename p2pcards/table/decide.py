@@ -9,10 +9,11 @@ that step: a ``void_vote`` naming the voices it misses (fewer than half of the v
 ``abandon`` naming them (half or more, when no vote can decide).  Claims name voices, never computer
 seats, and only people sign them.
 
-*Spent.*  A claim is *spent* once its signer signed anything later in the same attempt (a step, a
-vote or an abandon at a later step), or — for a claim at the seal of the last final hand — anything
-in the next hand dealt as if nobody had been voted out there: its signer saw the step through and
-went on, so nobody can complete its old claim later.
+*Spent (every voice spends).*  A claim at a step is *spent* once the replica holds a later message of
+the same attempt signed by a voice the claim does not name — its signer or any other — or, for a claim
+at the seal of the last final hand, such a message in the next hand dealt as if nobody had been voted
+out there: the table went on past that step, so nobody (a watcher that signs no steps, a cheater) can
+complete the old claim later, and the seats it names cannot undo it by playing on alone.
 
 *Decisions.*  At step ``s`` after ``prev``:
 
@@ -25,9 +26,10 @@ went on, so nobody can complete its old claim later.
   decide for the others.
 
 *Who takes a decision* (``binds``).  A replica takes a majority's decision, and its own voice's
-abandon; a decision that names its own voice only once that voice signed its consent (a ``return``
-after the decision's step).  An observer (``p2pcards verify``) reads a journal as the seat that
-kept it.
+abandon.  A decision that names its own voice binds it only if it is a majority's and that voice
+consented to it by name (*consent names a decision*: a ``return`` signed at the decision's step after
+its head); a minority's word never binds a voice it names.  An observer (``p2pcards verify``) reads a
+journal as the seat that kept it.
 """
 
 from __future__ import annotations
@@ -153,9 +155,10 @@ def word_of(
     return Decision(step, prev, silent, voices.seats_of(silent, att.active), (claim.seat,), False, (claim,))
 
 
-def binds(decision: Decision, me: int | None, consented: Callable[[int], bool]) -> bool:
+def binds(decision: Decision, me: int | None, consented: Callable[[Decision], bool]) -> bool:
     """Whether the replica of voice ``me`` takes ``decision``: a majority's, or its own word; one that
-    names it only with its own consent after the decision's step."""
+    names it only if it is a majority's and ``me`` consented to that very decision (a minority's word
+    never binds a voice it names, consent or not)."""
     if me is not None and me in decision.silent:
-        return consented(decision.step)
+        return decision.majority and consented(decision)
     return decision.majority or (me is not None and me in decision.signers)

@@ -344,9 +344,16 @@ class Table:
     def ask_to_return(self) -> list[out.Output]:
         """This seat was voted out, or the others went on without it: agree to it (``decide.binds``)
         and ask the seats still playing to deal it in again."""
-        if self.seat is not None and (
-            self._out_seats().get(self.seat) in GONE or self._pending_gone is not None
-        ):
+        if self.seat is None:
+            return self._flush()
+        gone = self._pending_gone
+        if gone is not None and self.left_behind:
+            # Consent names a decision: signed at its step after its head, this return accepts the
+            # majority's decision there and nothing else (SPEC §6.5).
+            self._asking_return = True
+            self._certificate("return", {}, step=gone.step, prev=gone.prev)
+            self._settle()
+        elif self._out_seats().get(self.seat) in GONE:
             self._asking_return = True
             self._certificate("return", {})
             self._settle()
@@ -409,9 +416,10 @@ class Table:
 
     @property
     def left_behind(self) -> bool:
-        """Whether the others went on without this seat's voice, and it has not agreed (yet)."""
+        """Whether a majority went on without this seat's voice, and it has not agreed (yet).  A
+        minority's word (an abandon) leaves nobody behind: it binds its signer alone."""
         d = self._pending_gone
-        return d is not None and not self._consented(d.step)
+        return d is not None and d.majority and not self._consented(d)
 
     @property
     def cheaters(self) -> tuple[int, ...]:
@@ -1206,12 +1214,18 @@ class Table:
         votes = self._votes.get((step, prev), {})
         found: list[Decision] = []
         by_votes = decide.vote_decision(
-            self._voices, att, step, prev, votes, lambda v: self._spent(att, step, v, latest), self.n
+            self._voices,
+            att,
+            step,
+            prev,
+            votes,
+            lambda v: self._spent(att, step, decide.named(votes[v], self.n), latest),
+            self.n,
         )
         if by_votes is not None:
             found.append(by_votes)
-        for voice, claim in sorted(self._abandons.get((step, prev), {}).items()):
-            spent = self._spent(att, step, voice, latest)
+        for _, claim in sorted(self._abandons.get((step, prev), {}).items()):
+            spent = self._spent(att, step, decide.named(claim, self.n), latest)
             word = decide.word_of(self._voices, att, step, prev, claim, spent, self.n)
             if word is not None:
                 found.append(word)
@@ -1222,19 +1236,25 @@ class Table:
                 self._gone_without_us(decision)
         return min(taken, key=lambda t: t[0])[1] if taken else None
 
-    def _consented(self, step: int) -> bool:
-        return any(c.step >= step for c in self._consents)
+    def _consented(self, decision: Decision) -> bool:
+        """Whether this replica's voice signed a return at ``decision``'s step after its head: its
+        consent to that decision, and to no other."""
+        return any(c.step == decision.step and c.prev == decision.prev for c in self._consents)
 
-    def _spent(self, att: Attempt, step: int, voice: int, latest: Mapping[int, int] | None) -> bool:
-        """Whether ``voice`` signed something later than ``step`` of ``att``: in ``att`` (``latest``, its
-        last step signed there, computed once per derivation), or — at the seal of the last final hand —
-        in the next hand dealt as if nobody were voted out there."""
+    def _spent(
+        self, att: Attempt, step: int, named: tuple[int, ...], latest: Mapping[int, int] | None
+    ) -> bool:
+        """Every voice spends: whether a claim at ``step`` of ``att`` naming the voices ``named`` is
+        spent — the table went on past that step: some voice it does not name (its signer, or any
+        other) signed something later in ``att`` (``latest``: per seat, the last step it signed there,
+        computed once per derivation), or — at the seal of the last final hand — in the next hand
+        dealt as if nobody were voted out there."""
         if self._finals and self._finals[-1].attempt is att and step == att.seal_step:
             head = start_head(seal_head(att.seal_prev), self._carried(att, None))
-            return voice in self._unplaced.senders(head) or any(
-                m.seat == voice for m in self._by_prev.get(head, ())
-            )
-        return (self._latest(att) if latest is None else latest).get(voice, -1) > step
+            signers = set(self._unplaced.senders(head)) | {m.seat for m in self._by_prev.get(head, ())}
+            return any(self._voices.voice(s) not in named for s in signers)
+        last = self._latest(att) if latest is None else latest
+        return any(at > step and self._voices.voice(s) not in named for s, at in last.items())
 
     def _latest(self, att: Attempt) -> dict[int, int]:
         """Per seat, the last step it signed something for in ``att``: a step, a seal, a vote or an
@@ -1257,7 +1277,8 @@ class Table:
         if key in self._announced:
             return
         self._announced.add(key)
-        self._pending_gone = decision
+        if decision.majority:
+            self._pending_gone = decision
         self._out.append(
             out.VotesContradicted(decision.step, decision.signers, decision.silent, decision.majority)
         )
@@ -1538,8 +1559,7 @@ class Table:
             return
         if not self._voices.is_person(self.seat) or self._open_key is None:
             return
-        gone = self._pending_gone
-        if gone is not None and gone.majority and self.left_behind:
+        if self.left_behind:
             return  # left behind by a majority: our view of the open step is not the table's
         key = (att.head, att.step)
         # One vote and one abandon per seat and step, ever: what the journal holds counts too, so a

@@ -1,7 +1,9 @@
 """The rule of SPEC §6.5 and §9.6 on the whole replica, one scenario per way it once broke.
 
-Never double-sign: a seat restored from an old copy of its journal signs nothing new until its peers
-said what they hold of it.
+Never double-sign (a seat restored from an old copy of its journal), consent names a decision (a
+``return`` accepts one majority decision, never a minority's word), every voice spends (an old vote
+is never completed once the table went on, whoever signed it), and a seat named by a minority alone
+is never told that the others play on without it.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from p2pcards.games import ActionError
 from p2pcards.table import outputs as out
 from p2pcards.wire import SignedMessage
-from tests.table.review_drivers import GateRoom, make_room, observer_of, verdicts
+from tests.table.review_drivers import GateRoom, make_room, observer_of, signed_as, verdicts
 
 
 def _scripted(room: GateRoom) -> list[tuple[int, out.YourTurn]]:
@@ -107,3 +109,131 @@ def test_a_cheater_cannot_make_a_restored_seat_sign_again_by_keeping_its_answer_
     assert room.tables[1].cheaters == (), verdicts(room.tables[1])
     assert observer_of(room.genesis, room.journals[1], perspective=1).cheaters == ()
     assert t0_copy.cheaters == ()
+
+
+# ============================================================================ consent names a decision
+
+
+def _vote(room: GateRoom, voters: tuple[int, ...], silent: list[int], step: int, head: bytes,
+          to: tuple[int, ...]) -> None:
+    for voter in voters:
+        vote = signed_as(room.genesis, voter, "void_vote", {"silent": silent}, step, head)
+        for s in to:
+            room.deliver(s, voter, vote)
+    room.run()
+
+
+def test_a_return_consents_to_one_majority_decision_never_to_a_lone_abandon() -> None:
+    """Four seats, seat 3 a cheater.  Seat 3 goes silent at step Y and the three others vote it out; in
+    the hand dealt again, seat 2 is slow and seats 0 and 1 — a majority of the three voices left —
+    vote it out; seat 2 consents with a ``return``.  Then seat 3 signs an abandon at a step before Y
+    of the first attempt, naming seats 0, 1 and 2.  That abandon is seat 3's word alone: seat 2
+    consented to the majority's decision, to nothing else, so its replica must neither end its match
+    nor play another attempt than the others — read live or from its journal."""
+    room = make_room("durak", 4, seed=4, series_hands=3)
+    turns = _scripted(room)
+    room.start()
+    room.run()
+    t0, t2 = room.tables[0], room.tables[2]
+    earlier: tuple[int, bytes] | None = None
+    while not (turns and turns[0][0] == 3 and earlier is not None):
+        if turns and turns[0][0] != 3:
+            earlier = (t0.chain.step, t0.chain.head)
+        _play(room, turns)
+    first = t0.attempt
+    assert earlier is not None and first is not None and not first.signed_after(earlier[0], 3)
+    turns.clear()
+    _vote(room, (0, 1, 2), [3], t0.chain.step, t0.chain.head, to=(0, 1, 2))
+    assert t0.seats_out == {3: "silent"} and t0.attempt is not first
+    while not (turns and turns[0][0] == 2 and t0.chain.step > earlier[0]):
+        _play(room, turns)
+    turns.clear()
+    _vote(room, (0, 1), [2], t0.chain.step, t0.chain.head, to=(0, 1, 2))
+    assert t2.left_behind and t0.seats_out == {2: "silent", 3: "silent"}
+    room.handle(2, t2.ask_to_return())
+    room.run()
+    assert t2.seats_out == t0.seats_out and t2.digest() == t0.digest()
+    lone = signed_as(room.genesis, 3, "abandon", {"silent": [0, 1, 2]}, *earlier)
+    for s in (0, 1, 2):
+        room.deliver(s, 3, lone)
+    room.run()
+    assert not t2.over and not t2.abandoned, verdicts(t2)
+    assert t2.seats_out == t0.seats_out and t2.digest() == t0.digest()
+    assert observer_of(room.genesis, room.journals[2], perspective=2).digest() == t2.digest()
+
+
+# ============================================================================ a minority's word
+
+
+def test_a_seat_named_by_a_lone_abandon_is_not_told_to_come_back() -> None:
+    """Three seats; while seat 0 thinks, the cheater (seat 1) signs an abandon naming seats 0 and 2.
+    That binds seat 1 alone: seats 0 and 2 are told (``VotesContradicted``, not a majority), but not
+    left behind — their screens must not offer ``return`` — and ``return`` changes nothing."""
+    room = make_room("durak", 3, seed=4)
+    turns = _scripted(room)
+    room.start()
+    room.run()
+    t0 = room.tables[0]
+    while not (turns and turns[0][0] == 0):
+        _play(room, turns)
+    end = signed_as(room.genesis, 1, "abandon", {"silent": [0, 2]}, t0.chain.step, t0.chain.head)
+    for s in (0, 2):
+        told = room.deliver(s, 1, end)
+        assert any(isinstance(o, out.VotesContradicted) and not o.majority for o in told)
+        assert not room.tables[s].left_behind
+    assert room.tables[0].ask_to_return() == []
+    _play(room, turns)
+    assert not t0.over and t0.seats_out == {} and t0.verdicts == []
+
+
+# ============================================================================ every voice spends
+
+
+def test_an_old_vote_of_watchers_is_never_completed_once_the_table_went_on() -> None:
+    """Azi, five seats, three of them out of chips and watching.  Two honest watchers vote a slow
+    player silent; the player then plays on with the other for several steps; the cheating watcher
+    then completes the old vote.  The table went on past that step: the vote is spent, whoever
+    signed it, and no replica voids the hand or deals the player out."""
+    room = make_room("azi", 5, seed=1, bankroll=3, ante=1)
+    turns = _scripted(room)
+    room.start()
+    room.run()
+    t0 = room.tables[0]
+
+    def keep_playing() -> None:
+        """Play a card, call or check before anything else: the hand goes on."""
+        seat, turn = turns[0]
+        texts = [room.tables[seat].rules.action_text(a) for a in turn.view.legal_actions]
+        for word in ("play", "call", "check", "bet"):
+            picks = [k for k, text in enumerate(texts) if text.startswith(word)]
+            if picks:
+                _play(room, turns, picks[0])
+                return
+        _play(room, turns)
+
+    for _ in range(200):
+        att = t0.attempt
+        two_play = att is not None and len(att.holders) == 2 and len(att.at_table) == 5
+        if two_play and att is not None and att.chain.step > att.start_step + 2:
+            break
+        keep_playing()
+    att = t0.attempt
+    assert att is not None and len(att.holders) == 2 and len(att.at_table) == 5, "two play, three watch"
+    watchers = [s for s in range(5) if s not in att.holders]
+    slow = turns[0][0]
+    step, head = t0.chain.step, t0.chain.head
+    for w in watchers[:2]:
+        vote = signed_as(room.genesis, w, "void_vote", {"silent": [slow]}, step, head)
+        for s in range(5):
+            room.deliver(s, w, vote)
+    for _ in range(3):
+        keep_playing()
+    assert t0.attempt is att and t0.chain.step > step + 2, "the table went on in the same hand"
+    late = signed_as(room.genesis, watchers[2], "void_vote", {"silent": [slow]}, step, head)
+    for s in range(5):
+        room.deliver(s, watchers[2], late)
+    room.run()
+    for s in range(5):
+        t = room.tables[s]
+        assert slow not in t.seats_out and not t.over, f"seat {s}: {verdicts(t)}"
+    assert len(room.digests()) == 1
