@@ -33,7 +33,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from p2pcards.games import ActionError, AuditResult, GameError, HandState, Match
-from p2pcards.table import bodies, catchup, decide, policy
+from p2pcards.table import bodies, catchup, claims, decide, policy
 from p2pcards.table import outputs as out
 from p2pcards.table.attempt import Attempt, DummyPolicy, Foul, Shared
 from p2pcards.table.dealers import DealerFactory, mental_factory, seeded_factory
@@ -195,7 +195,7 @@ class Table:
         self._abandons: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
         """Per step, each voice's abandon there: its word, binding on itself alone (``decide``)."""
         self._consents: list[SignedMessage] = []
-        """This replica's own voice's returns: its consent to decisions naming it (``decide.binds``)."""
+        """This replica's own voice's returns: its consent to decisions naming it (``claims.binds``)."""
         self._returns: dict[int, SignedMessage] = {}
         self._evidence: dict[int, tuple[bytes, ...]] = {}
         """Per convicted seat, the payloads that prove it (a pair, or the evidence message)."""
@@ -342,7 +342,7 @@ class Table:
         return self._flush()
 
     def ask_to_return(self) -> list[out.Output]:
-        """This seat was voted out, or the others went on without it: agree to it (``decide.binds``)
+        """This seat was voted out, or the others went on without it: agree to it (``claims.binds``)
         and ask the seats still playing to deal it in again."""
         if self.seat is None:
             return self._flush()
@@ -418,8 +418,7 @@ class Table:
     def left_behind(self) -> bool:
         """Whether a majority went on without this seat's voice, and it has not agreed (yet).  A
         minority's word (an abandon) leaves nobody behind: it binds its signer alone."""
-        d = self._pending_gone
-        return d is not None and d.majority and not self._consented(d)
+        return claims.left_behind(self._pending_gone, self._consent_keys())
 
     @property
     def cheaters(self) -> tuple[int, ...]:
@@ -724,7 +723,9 @@ class Table:
         return None
 
     def _take_vote(self, peer: int | None, msg: SignedMessage, att: Attempt, silent: tuple[int, ...]) -> None:
-        problem = decide.claim_problem(decide.VOTE, self._voices, msg.seat, silent, msg.step, att)
+        problem = claims.claim_problem(
+            claims.VOTE, self._voices, msg.seat, silent, decide.view(att, msg.step, msg.prev)
+        )
         if problem:
             self._reject(peer, "bad vote", problem)
             return
@@ -748,7 +749,9 @@ class Table:
     ) -> None:
         # An abandon is its signer's word: it binds the signer's voice alone (``decide``), so it is
         # kept and relayed whoever it names; a seat it names just goes on, unless it consents.
-        problem = decide.claim_problem(decide.ABANDON, self._voices, msg.seat, silent, msg.step, att)
+        problem = claims.claim_problem(
+            claims.ABANDON, self._voices, msg.seat, silent, decide.view(att, msg.step, msg.prev)
+        )
         if problem:
             self._reject(peer, "bad abandon", problem)
             return
@@ -758,13 +761,13 @@ class Table:
     def _claim(self, book: dict[tuple[int, bytes], dict[int, SignedMessage]], msg: SignedMessage) -> bool:
         """Note a seat's vote (or end) for a step after a head: True if it is its first; a second,
         different one is equivocation."""
-        claims = book.setdefault((msg.step, msg.prev), {})
-        prior = claims.get(msg.seat)
+        held = book.setdefault((msg.step, msg.prev), {})
+        prior = held.get(msg.seat)
         if prior is not None:
             if prior.hash != msg.hash:
                 self._equivocation(Equivocation.of(prior, msg))
             return False
-        claims[msg.seat] = msg
+        held[msg.seat] = msg
         return True
 
     def _take_return(self, peer: int | None, msg: SignedMessage) -> None:
@@ -774,7 +777,7 @@ class Table:
             self._reject(peer, "bad return", str(exc))
             return
         # Our own voice's return is its consent to what was decided about it at any step up to the
-        # return's own (``decide.binds``): kept whatever the seating, so that a restore from the
+        # return's own (``claims.binds``): kept whatever the seating, so that a restore from the
         # journal consents as the seat did.
         own = self._me is not None and msg.seat == self._me and self._voices.is_person(msg.seat)
         if own and all(c.hash != msg.hash for c in self._consents):
@@ -958,10 +961,7 @@ class Table:
         about that seat voided can never meet what it signs now: the keys differ)."""
         if not self._catchup_from:
             return ()
-        gone = self._out_seats()
-        return tuple(
-            s for s in range(self.n) if s in self._catchup_from and s not in self._cheaters and s not in gone
-        )
+        return claims.restore_wait(self._catchup_from, self.n, self._cheaters, self._out_seats())
 
     def _make_contributions(self) -> None:
         """Contribute to the open step if this seat is due (never while restoring or catching up)."""
@@ -1202,15 +1202,14 @@ class Table:
         return best
 
     def _change_of(self, decision: Decision) -> Change:
-        kind = SILENT if decision.majority else UNCONFIRMED
-        return Change(kind, decision.seats, decision.step, decision.prev)
+        return claims.change_of(decision)
 
     def _binding_at(
         self, att: Attempt, step: int, prev: bytes, latest: Mapping[int, int] | None = None
     ) -> Decision | None:
-        """The decision at ``step`` of ``att`` that this replica takes (the first in change order), if
-        any; one naming its own voice that it does not take (yet) is told to its user."""
-        taken: list[tuple[Change, Decision]] = []
+        """The decision at ``step`` of ``att`` that this replica takes (``claims.taken``), if any; one
+        naming its own voice that it does not take is told to its user."""
+        later = self._went_on(att, step, latest)
         votes = self._votes.get((step, prev), {})
         found: list[Decision] = []
         by_votes = decide.vote_decision(
@@ -1219,42 +1218,35 @@ class Table:
             step,
             prev,
             votes,
-            lambda v: self._spent(att, step, decide.named(votes[v], self.n), latest),
+            lambda v: claims.spent(claims.named(votes[v], self.n), later),
             self.n,
         )
         if by_votes is not None:
             found.append(by_votes)
+        at = decide.view(att, step, prev)
         for _, claim in sorted(self._abandons.get((step, prev), {}).items()):
-            spent = self._spent(att, step, decide.named(claim, self.n), latest)
-            word = decide.word_of(self._voices, att, step, prev, claim, spent, self.n)
+            is_spent = claims.spent(claims.named(claim, self.n), later)
+            word = claims.word_of(self._voices, at, claim, is_spent, self.n)
             if word is not None:
                 found.append(word)
-        for decision in found:
-            if decide.binds(decision, self._me, self._consented):
-                taken.append((self._change_of(decision), decision))
-            elif self._me is not None and self._me in decision.silent:
-                self._gone_without_us(decision)
-        return min(taken, key=lambda t: t[0])[1] if taken else None
+        decision, told = claims.taken(found, self._me, self._consent_keys())
+        for other in told:
+            self._gone_without_us(other)
+        return decision
 
-    def _consented(self, decision: Decision) -> bool:
-        """Whether this replica's voice signed a return at ``decision``'s step after its head: its
-        consent to that decision, and to no other."""
-        return any(c.step == decision.step and c.prev == decision.prev for c in self._consents)
+    def _consent_keys(self) -> list[tuple[int, bytes]]:
+        """The (step, head) of every return this replica's voice signed: the decisions it accepts."""
+        return [(c.step, c.prev) for c in self._consents]
 
-    def _spent(
-        self, att: Attempt, step: int, named: tuple[int, ...], latest: Mapping[int, int] | None
-    ) -> bool:
-        """Every voice spends: whether a claim at ``step`` of ``att`` naming the voices ``named`` is
-        spent — the table went on past that step: some voice it does not name (its signer, or any
-        other) signed something later in ``att`` (``latest``: per seat, the last step it signed there,
-        computed once per derivation), or — at the seal of the last final hand — in the next hand
-        dealt as if nobody were voted out there."""
+    def _went_on(self, att: Attempt, step: int, latest: Mapping[int, int] | None) -> tuple[int, ...]:
+        """The voices that signed something after ``step`` of ``att`` (``latest``: per seat, the last
+        step it signed there, computed once per derivation) — or, at the seal of the last final hand,
+        in the next hand dealt as if nobody were voted out there: what spends a claim there."""
         if self._finals and self._finals[-1].attempt is att and step == att.seal_step:
             head = start_head(seal_head(att.seal_prev), self._carried(att, None))
             signers = set(self._unplaced.senders(head)) | {m.seat for m in self._by_prev.get(head, ())}
-            return any(self._voices.voice(s) not in named for s in signers)
-        last = self._latest(att) if latest is None else latest
-        return any(at > step and self._voices.voice(s) not in named for s, at in last.items())
+            return self._voices.among(signers)
+        return claims.went_on(self._voices, self._latest(att) if latest is None else latest, step)
 
     def _latest(self, att: Attempt) -> dict[int, int]:
         """Per seat, the last step it signed something for in ``att``: a step, a seal, a vote or an
@@ -1263,9 +1255,9 @@ class Table:
         for m in att.messages():
             latest[m.seat] = max(latest.get(m.seat, -1), m.step)
         for book in (self._votes, self._abandons):
-            for (s, prev), claims in book.items():
+            for (s, prev), signed in book.items():
                 if att.head_before(s) == prev:
-                    for seat in claims:
+                    for seat in signed:
                         latest[seat] = max(latest.get(seat, -1), s)
         return latest
 
@@ -1273,12 +1265,14 @@ class Table:
         """The others went on without this voice at a step (a majority's decision, or some voice's own
         word): told once.  Only the seat's own return agrees to it (``ask_to_return``): whoever runs
         the seat — its person, or the program for it — decides."""
+        if decision.majority:
+            # The latest a majority's decision this voice has not accepted: each one it meets is one
+            # more return to sign, since a return accepts one decision by name.
+            self._pending_gone = decision
         key = ("gone", decision.step, decision.prev, decision.signers)
         if key in self._announced:
             return
         self._announced.add(key)
-        if decision.majority:
-            self._pending_gone = decision
         self._out.append(
             out.VotesContradicted(decision.step, decision.signers, decision.silent, decision.majority)
         )
@@ -1571,7 +1565,7 @@ class Table:
         with_us = {
             v: m
             for v, m in self._abandons.get((att.step, att.head), {}).items()
-            if own not in decide.named(m, self.n)
+            if own not in claims.named(m, self.n)
         }
         gone_on = tuple(sorted(v for v in self._abandons.get((att.step, att.head), {}) if v not in with_us))
         held = {**self._votes.get((att.step, att.head), {}), **with_us}
@@ -1594,7 +1588,7 @@ class Table:
         )
         if claim is None:
             return
-        end_match, seats = claim.kind == decide.ABANDON, claim.named
+        end_match, seats = claim.kind == claims.ABANDON, claim.named
         asked = self._asked
         if asked is None or asked.key != key or asked.seats != seats or asked.end_match != end_match:
             asked = self._asked = _Asked(key, seats, self._now, end_match)

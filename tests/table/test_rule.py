@@ -237,3 +237,4 @@ def test_an_old_vote_of_watchers_is_never_completed_once_the_table_went_on() -> 
         t = room.tables[s]
         assert slow not in t.seats_out and not t.over, f"seat {s}: {verdicts(t)}"
     assert len(room.digests()) == 1
+
