@@ -964,9 +964,13 @@ class Table:
         return claims.restore_wait(self._catchup_from, self.n, self._cheaters, self._out_seats())
 
     def _make_contributions(self) -> None:
-        """Contribute to the open step if this seat is due (never while restoring or catching up)."""
-        if self.seat is None or self._restoring or self._catching_up() or self.stopped is not None:
+        """Contribute to the open step if this seat is due (never while restoring).  A restored seat
+        still waiting for its peers' answers (never double-sign) contributes only what it would sign
+        byte for byte alike whatever it signed before (SPEC §12: keys, shuffles, shares, coins), never
+        a move or a seal, whose content a person chose."""
+        if self.seat is None or self._restoring or self.stopped is not None:
             return
+        waiting = self._catching_up()
         if self.over:
             return
         att = self.attempt
@@ -979,6 +983,8 @@ class Table:
             if exp is None or att is not self.attempt or (att.head, att.step) in done:
                 break
             done.add((att.head, att.step))
+            if waiting and exp.kind in ("action", "seal"):
+                break
             if exp.kind == "action":
                 turn = att.turn_event()
                 if turn is not None:

@@ -238,3 +238,37 @@ def test_an_old_vote_of_watchers_is_never_completed_once_the_table_went_on() -> 
         assert slow not in t.seats_out and not t.over, f"seat {s}: {verdicts(t)}"
     assert len(room.digests()) == 1
 
+
+def test_a_restored_seat_waiting_for_an_away_peer_still_signs_what_cannot_differ() -> None:
+    """Mental dealer, three seats.  Seat 1 signs its key commitment for hand 0, which reaches seat 2
+    alone; seat 2 goes away and seat 1 restarts from the journal copy taken before it.  While it
+    waits for seat 2 it must not move or vote, but a key commitment is the same bytes whenever it is
+    signed (SPEC §12): it signs it again, seat 0 gets it, and when seat 2 comes back with the first
+    copy nobody is named a cheater."""
+    room = make_room("durak", 3, dealer="mental", seed=4)
+    room.act = lambda i, turn: None  # type: ignore[method-assign]
+    setup = ("genesis", "coin_commit", "coin_reveal")
+    room.hold = lambda to, frm, m: (frm == 2 and m.kind not in setup) or (
+        m.seat == 1 and m.kind == "key_commit" and to != 2
+    )
+    room.start()
+    for _ in range(10_000):
+        if any(SignedMessage.from_bytes(p).kind == "key_commit" for p in room.journals[1]):
+            break
+        room.run(limit=1)
+    old_copy = [p for p in room.journals[1] if SignedMessage.from_bytes(p).kind != "key_commit"]
+    room.run()
+    att = room.tables[0].attempt
+    assert att is not None and not att.holds(att.start_step, 1)
+    room.hold = lambda to, frm, m: 2 in (to, frm)
+    room.restart(1, old_copy)
+    room.run()
+    room.tick((0, 1), 0, 1_500)
+    t1 = room.tables[1]
+    assert t1.waiting_for == (1, 2) or 1 not in t1.waiting_for
+    assert [o.seats for o in room.events[1] if isinstance(o, out.Restoring)][-1] == (2,)
+    assert att.holds(att.start_step, 1), "seat 0 got seat 1's key commitment again"
+    room.hold = lambda to, frm, m: False
+    room.release()
+    room.run()
+    assert [t.cheaters for t in room.tables] == [(), (), ()]
