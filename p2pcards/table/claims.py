@@ -234,8 +234,9 @@ def restore_wait(
 ) -> tuple[int, ...]:
     """The seats a restored seat still waits for before it signs anything new: those of ``unanswered``
     (no answer that skipped no step since the restart) that are neither cheaters (their word proves
-    nothing) nor out of the hand being played (what it signed in an attempt a verdict about them voided
-    can never meet what it signs now: the start heads differ).  Empty: it may sign."""
+    nothing) nor out of the hand being played (a seat gone for good would keep it waiting for ever;
+    what it signed in an attempt a verdict about them voided can never meet what it signs now).
+    Empty: it may sign."""
     return tuple(s for s in range(n) if s in unanswered and s not in cheaters and s not in out)
 
 

@@ -957,8 +957,7 @@ class Table:
     def _unanswered(self) -> tuple[int, ...]:
         """The peers a restored seat still waits for (never double-sign, SPEC §9.6): every other seat
         that has not sent a complete answer since the restart, unless it is a cheater (its word proves
-        nothing) or out of the hand being played (what this seat signed in an attempt that a verdict
-        about that seat voided can never meet what it signs now: the keys differ)."""
+        nothing) or out of the hand being played (``claims.restore_wait``)."""
         if not self._catchup_from:
             return ()
         return claims.restore_wait(self._catchup_from, self.n, self._cheaters, self._out_seats())
