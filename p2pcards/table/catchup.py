@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from p2pcards.wire.kinds import KINDS, TRANSPORT_KINDS
+
 INTERVAL_MS: Final = 500
 ANSWERS_PER_WINDOW: Final = 4
 BYTES_PER_WINDOW: Final = 2 * 1024 * 1024
@@ -86,6 +88,19 @@ def batch(history: Iterable[bytes]) -> tuple[list[bytes], int]:
         chosen.append(raw)
         size += len(raw) + 8
     return chosen, size
+
+
+LARGEST_SIGNED: Final = max(
+    limit for kind, limit in KINDS.items() if kind not in TRANSPORT_KINDS and kind != "evidence"
+)
+"""The largest step or claim a seat signs (a shuffle): what a restored seat looks for in an answer."""
+
+
+def holds_every_step(size: int) -> bool:
+    """Whether an answer of ``size`` bytes held every step and certificate its sender had (evidence
+    aside): one that left room for the largest of them skipped none, since the walk takes the steps
+    and certificates before the evidence.  Enough for a restored seat to learn what it signed."""
+    return size + LARGEST_SIGNED + 8 <= RESPONSE_BYTES
 
 
 def complete(size: int) -> bool:

@@ -190,6 +190,17 @@ class VotesContradicted:
     majority: bool = False
 
 
+@dataclass(frozen=True)
+class Restoring:
+    """This seat restarted from its journal, which may be an old copy: it signs nothing new — no move,
+    no vote, no seal — until ``seats`` sent it all they hold, so that it never signs two different
+    messages for one step (the others may vote it silent meanwhile).  ``seats`` empty: the wait is
+    over."""
+
+    step: int
+    seats: tuple[int, ...]
+
+
 Output = (
     Send
     | Persist
@@ -207,6 +218,7 @@ Output = (
     | SilentSeats
     | ReturnAsked
     | VotesContradicted
+    | Restoring
 )
 Event = (
     StateChanged
@@ -222,6 +234,7 @@ Event = (
     | SilentSeats
     | ReturnAsked
     | VotesContradicted
+    | Restoring
 )
 
 __all__ = [

@@ -1,6 +1,6 @@
 """When a replica signs a claim: the two clocks (``protocol/SPEC.md`` §10).
 
-This is local policy, not part of what the messages decide (that is ``decide``): given what one
+This is local policy, not part of what the messages decide (that is ``claims``): given what one
 replica observes — how long the open step has been open here, when each voice was last heard, what it
 holds for that step — it says which claim its seat may sign now, if any.  The replica then asks its
 person (or, with nobody to ask, waits as the spec says) and signs.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from p2pcards.table import decide
+from p2pcards.table import claims, decide
 from p2pcards.table.attempt import Attempt
 from p2pcards.table.voices import Voices
 
@@ -57,7 +57,7 @@ class Observed:
 @dataclass(frozen=True)
 class Claim:
     kind: str
-    """``decide.VOTE`` or ``decide.ABANDON``."""
+    """``claims.VOTE`` or ``claims.ABANDON``."""
     named: tuple[int, ...]
     after_vote: bool = False
     """An abandon that comes because our own vote could not decide."""
@@ -77,15 +77,15 @@ def due(seen: Observed) -> Claim | None:
     playing = decide.playing(voices, att)
     if 2 * len(gone) >= len(playing):
         # Half or more missing: no vote can decide; this voice may only go on (or stop) by itself.
-        return Claim(decide.ABANDON, unheard(seen, gone), awaited=gone)
+        return Claim(claims.ABANDON, unheard(seen, gone), awaited=gone)
     if not seen.voted:
-        return Claim(decide.VOTE, gone, awaited=gone)
+        return Claim(claims.VOTE, gone, awaited=gone)
     # We voted; if too few voices are with us at this step for any vote to decide, this voice may go
     # on by itself.
     named = unvoted(seen, gone)
     if 2 * len(named) < len(playing):
         return None
-    return Claim(decide.ABANDON, named, after_vote=True, awaited=gone)
+    return Claim(claims.ABANDON, named, after_vote=True, awaited=gone)
 
 
 def _past_clock(seen: Observed, voice: int) -> bool:

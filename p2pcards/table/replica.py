@@ -33,7 +33,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from p2pcards.games import ActionError, AuditResult, GameError, HandState, Match
-from p2pcards.table import bodies, catchup, decide, policy
+from p2pcards.table import bodies, catchup, claims, decide, policy
 from p2pcards.table import outputs as out
 from p2pcards.table.attempt import Attempt, DummyPolicy, Foul, Shared
 from p2pcards.table.dealers import DealerFactory, mental_factory, seeded_factory
@@ -82,8 +82,6 @@ MAX_CONSENTS = 64
 SEEN_BYTES = 4 << 20
 """Payloads whose signature check is remembered though they were not accepted (see ``seen``)."""
 
-CATCHUP_GRACE_MS = 3 * RETRY_MS
-"""After a restart, how long a seat waits for its peers' catch-up before it signs anything new."""
 
 
 
@@ -197,7 +195,7 @@ class Table:
         self._abandons: dict[tuple[int, bytes], dict[int, SignedMessage]] = {}
         """Per step, each voice's abandon there: its word, binding on itself alone (``decide``)."""
         self._consents: list[SignedMessage] = []
-        """This replica's own voice's returns: its consent to decisions naming it (``decide.binds``)."""
+        """This replica's own voice's returns: its consent to decisions naming it (``claims.binds``)."""
         self._returns: dict[int, SignedMessage] = {}
         self._evidence: dict[int, tuple[bytes, ...]] = {}
         """Per convicted seat, the payloads that prove it (a pair, or the evidence message)."""
@@ -240,9 +238,10 @@ class Table:
         """(seat, hand) of every return request taken: one per seat voted out and hand."""
         self._restoring = False
         self._ticked = False
-        self._catchup_until: int | None = None
         self._catchup_from: set[int] = set()
-        """Peers whose full answer a restored seat still waits for (only looked up, never iterated)."""
+        """Peers whose complete answer a restored seat still waits for before it signs anything new
+        (see ``_unanswered``)."""
+        self._told_restoring: tuple[int, ...] = ()
         self._inbox: deque[tuple[int | None, bytes | SignedMessage, int]] = deque()
         """What is still to be looked at: (peer, payload or authenticated message, depth)."""
         self._ended: tuple[Match, frozenset[Change]] | None = None
@@ -268,9 +267,12 @@ class Table:
 
     def restore(self, journal: Iterable[bytes]) -> list[out.Output]:
         """Rebuild from this seat's journal (accepted messages in any order), then resume: re-send this
-        seat's messages of the open step and ask every peer for what it missed; nothing new is
-        signed until a peer answered (or ``CATCHUP_GRACE_MS`` passed), so a seat restored from an old
-        copy of its journal never says something different for a step it already spoke at.
+        seat's messages of the open step and ask every peer for what it missed.  Never double-sign:
+        nothing new is signed until every peer that may hold what this seat signed before it
+        restarted — every other seat neither convicted nor out of the hand — sent a complete answer,
+        however long that takes (``Restoring`` tells its person whom it waits for; the others may
+        vote it silent meanwhile), so a seat restored from an old copy of its journal never says
+        something different for a step it already spoke at.
         Returns the verdicts reached on the way (hands over, faults, refused frames) and what to
         send.  An observer (seat None) restored from any peer's journal is how a game is verified."""
         self._init_secrets()
@@ -286,7 +288,6 @@ class Table:
         # secret, for a seat that died before it kept one, is not: it stays).
         self._out = [o for o in self._out if not isinstance(o, (out.Send, out.Persist))]
         if self.seat is not None:
-            self._catchup_until = self._now + CATCHUP_GRACE_MS
             self._catchup_from = {s for s in range(self.n) if s != self.seat and s not in self._cheaters}
             self._resend_open()
             self._out.append(out.Send(self._catchup_request()))
@@ -308,7 +309,13 @@ class Table:
         if self.over or self.stopped is not None:
             raise ActionError("the game is over")
         att = self.attempt
-        if att is None or self._catching_up():
+        waiting = self._unanswered()
+        if waiting:
+            raise ActionError(
+                f"this seat restarted: it waits for seats {list(waiting)} to say what it signed before it "
+                "restarted, so that it never signs two different moves for one step"
+            )
+        if att is None:
             raise ActionError("it is not your turn")
         body = att.action_body(text)
         self._contribute("action", body, att.chain.step, att.chain.head)
@@ -335,11 +342,18 @@ class Table:
         return self._flush()
 
     def ask_to_return(self) -> list[out.Output]:
-        """This seat was voted out, or the others went on without it: agree to it (``decide.binds``)
+        """This seat was voted out, or the others went on without it: agree to it (``claims.binds``)
         and ask the seats still playing to deal it in again."""
-        if self.seat is not None and (
-            self._out_seats().get(self.seat) in GONE or self._pending_gone is not None
-        ):
+        if self.seat is None:
+            return self._flush()
+        gone = self._pending_gone
+        if gone is not None and self.left_behind:
+            # Consent names a decision: signed at its step after its head, this return accepts the
+            # majority's decision there and nothing else (SPEC §6.5).
+            self._asking_return = True
+            self._certificate("return", {}, step=gone.step, prev=gone.prev)
+            self._settle()
+        elif self._out_seats().get(self.seat) in GONE:
             self._asking_return = True
             self._certificate("return", {})
             self._settle()
@@ -352,8 +366,6 @@ class Table:
             # they count from now, so a restarted seat waits the whole timeout before voting.
             self._ticked = True
             self._since = self._last_retry = self._first_tick = now
-            if self._catchup_until is not None:
-                self._catchup_until = now + CATCHUP_GRACE_MS
             if self._asked is not None:
                 self._asked.ask_at = now
         self._now = now
@@ -362,8 +374,6 @@ class Table:
             missing = self._missing()
             if missing and now - self._last_retry >= RETRY_MS:
                 self._retry()
-            if self._catchup_until is not None and now >= self._catchup_until:
-                self._catchup_until = None
             if att is not None:
                 self._maybe_vote()
             self._settle()
@@ -406,9 +416,9 @@ class Table:
 
     @property
     def left_behind(self) -> bool:
-        """Whether the others went on without this seat's voice, and it has not agreed (yet)."""
-        d = self._pending_gone
-        return d is not None and not self._consented(d.step)
+        """Whether a majority went on without this seat's voice, and it has not agreed (yet).  A
+        minority's word (an abandon) leaves nobody behind: it binds its signer alone."""
+        return claims.left_behind(self._pending_gone, self._consent_keys())
 
     @property
     def cheaters(self) -> tuple[int, ...]:
@@ -713,7 +723,9 @@ class Table:
         return None
 
     def _take_vote(self, peer: int | None, msg: SignedMessage, att: Attempt, silent: tuple[int, ...]) -> None:
-        problem = decide.claim_problem(decide.VOTE, self._voices, msg.seat, silent, msg.step, att)
+        problem = claims.claim_problem(
+            claims.VOTE, self._voices, msg.seat, silent, decide.view(att, msg.step, msg.prev)
+        )
         if problem:
             self._reject(peer, "bad vote", problem)
             return
@@ -737,7 +749,9 @@ class Table:
     ) -> None:
         # An abandon is its signer's word: it binds the signer's voice alone (``decide``), so it is
         # kept and relayed whoever it names; a seat it names just goes on, unless it consents.
-        problem = decide.claim_problem(decide.ABANDON, self._voices, msg.seat, silent, msg.step, att)
+        problem = claims.claim_problem(
+            claims.ABANDON, self._voices, msg.seat, silent, decide.view(att, msg.step, msg.prev)
+        )
         if problem:
             self._reject(peer, "bad abandon", problem)
             return
@@ -747,13 +761,13 @@ class Table:
     def _claim(self, book: dict[tuple[int, bytes], dict[int, SignedMessage]], msg: SignedMessage) -> bool:
         """Note a seat's vote (or end) for a step after a head: True if it is its first; a second,
         different one is equivocation."""
-        claims = book.setdefault((msg.step, msg.prev), {})
-        prior = claims.get(msg.seat)
+        held = book.setdefault((msg.step, msg.prev), {})
+        prior = held.get(msg.seat)
         if prior is not None:
             if prior.hash != msg.hash:
                 self._equivocation(Equivocation.of(prior, msg))
             return False
-        claims[msg.seat] = msg
+        held[msg.seat] = msg
         return True
 
     def _take_return(self, peer: int | None, msg: SignedMessage) -> None:
@@ -763,7 +777,7 @@ class Table:
             self._reject(peer, "bad return", str(exc))
             return
         # Our own voice's return is its consent to what was decided about it at any step up to the
-        # return's own (``decide.binds``): kept whatever the seating, so that a restore from the
+        # return's own (``claims.binds``): kept whatever the seating, so that a restore from the
         # journal consents as the seat did.
         own = self._me is not None and msg.seat == self._me and self._voices.is_person(msg.seat)
         if own and all(c.hash != msg.hash for c in self._consents):
@@ -908,16 +922,14 @@ class Table:
             return
         for raw in payloads:
             self._inbox.append((peer, raw, 1))
-        if self._catchup_until is None:
+        if msg.seat not in self._catchup_from:
             return
-        # A restored seat signs nothing new until every peer told it all it holds (or the grace ran
-        # out): one peer's answer, empty or short, may lack what this seat said before it died.
-        if catchup.complete(len(msg.data)):
+        # A restored seat signs nothing new until every peer told it all it holds: one peer's answer,
+        # empty or short, may lack what this seat said before it died, and a clock proves nothing.
+        if catchup.holds_every_step(len(msg.data)):
             self._catchup_from.discard(msg.seat)
         elif self._catchup.may_ask(msg.seat, self._now):
             self._out.append(out.Send(self._catchup_request(), to=peer if peer is not None else msg.seat))
-        if not self._catchup_from:
-            self._catchup_until = None
 
     # ================================================================ making our messages
 
@@ -940,12 +952,24 @@ class Table:
         self._inbox.append((self.seat, self._signed(kind, body, step=step, prev=prev), 0))
 
     def _catching_up(self) -> bool:
-        return self._catchup_until is not None
+        return bool(self._unanswered())
+
+    def _unanswered(self) -> tuple[int, ...]:
+        """The peers a restored seat still waits for (never double-sign, SPEC §9.6): every other seat
+        that has not sent a complete answer since the restart, unless it is a cheater (its word proves
+        nothing) or out of the hand being played (``claims.restore_wait``)."""
+        if not self._catchup_from:
+            return ()
+        return claims.restore_wait(self._catchup_from, self.n, self._cheaters, self._out_seats())
 
     def _make_contributions(self) -> None:
-        """Contribute to the open step if this seat is due (never while restoring or catching up)."""
-        if self.seat is None or self._restoring or self._catching_up() or self.stopped is not None:
+        """Contribute to the open step if this seat is due (never while restoring).  A restored seat
+        still waiting for its peers' answers (never double-sign) contributes only what it would sign
+        byte for byte alike whatever it signed before (SPEC §12: keys, shuffles, shares, coins), never
+        a move or a seal, whose content a person chose."""
+        if self.seat is None or self._restoring or self.stopped is not None:
             return
+        waiting = self._catching_up()
         if self.over:
             return
         att = self.attempt
@@ -958,6 +982,8 @@ class Table:
             if exp is None or att is not self.attempt or (att.head, att.step) in done:
                 break
             done.add((att.head, att.step))
+            if waiting and exp.kind in ("action", "seal"):
+                break
             if exp.kind == "action":
                 turn = att.turn_event()
                 if turn is not None:
@@ -1181,47 +1207,51 @@ class Table:
         return best
 
     def _change_of(self, decision: Decision) -> Change:
-        kind = SILENT if decision.majority else UNCONFIRMED
-        return Change(kind, decision.seats, decision.step, decision.prev)
+        return claims.change_of(decision)
 
     def _binding_at(
         self, att: Attempt, step: int, prev: bytes, latest: Mapping[int, int] | None = None
     ) -> Decision | None:
-        """The decision at ``step`` of ``att`` that this replica takes (the first in change order), if
-        any; one naming its own voice that it does not take (yet) is told to its user."""
-        taken: list[tuple[Change, Decision]] = []
+        """The decision at ``step`` of ``att`` that this replica takes (``claims.taken``), if any; one
+        naming its own voice that it does not take is told to its user."""
+        later = self._went_on(att, step, latest)
         votes = self._votes.get((step, prev), {})
         found: list[Decision] = []
         by_votes = decide.vote_decision(
-            self._voices, att, step, prev, votes, lambda v: self._spent(att, step, v, latest), self.n
+            self._voices,
+            att,
+            step,
+            prev,
+            votes,
+            lambda v: claims.spent(claims.named(votes[v], self.n), later),
+            self.n,
         )
         if by_votes is not None:
             found.append(by_votes)
-        for voice, claim in sorted(self._abandons.get((step, prev), {}).items()):
-            spent = self._spent(att, step, voice, latest)
-            word = decide.word_of(self._voices, att, step, prev, claim, spent, self.n)
+        at = decide.view(att, step, prev)
+        for _, claim in sorted(self._abandons.get((step, prev), {}).items()):
+            is_spent = claims.spent(claims.named(claim, self.n), later)
+            word = claims.word_of(self._voices, at, claim, is_spent, self.n)
             if word is not None:
                 found.append(word)
-        for decision in found:
-            if decide.binds(decision, self._me, self._consented):
-                taken.append((self._change_of(decision), decision))
-            elif self._me is not None and self._me in decision.silent:
-                self._gone_without_us(decision)
-        return min(taken, key=lambda t: t[0])[1] if taken else None
+        decision, told = claims.taken(found, self._me, self._consent_keys())
+        for other in told:
+            self._gone_without_us(other)
+        return decision
 
-    def _consented(self, step: int) -> bool:
-        return any(c.step >= step for c in self._consents)
+    def _consent_keys(self) -> list[tuple[int, bytes]]:
+        """The (step, head) of every return this replica's voice signed: the decisions it accepts."""
+        return [(c.step, c.prev) for c in self._consents]
 
-    def _spent(self, att: Attempt, step: int, voice: int, latest: Mapping[int, int] | None) -> bool:
-        """Whether ``voice`` signed something later than ``step`` of ``att``: in ``att`` (``latest``, its
-        last step signed there, computed once per derivation), or — at the seal of the last final hand —
-        in the next hand dealt as if nobody were voted out there."""
+    def _went_on(self, att: Attempt, step: int, latest: Mapping[int, int] | None) -> tuple[int, ...]:
+        """The voices that signed something after ``step`` of ``att`` (``latest``: per seat, the last
+        step it signed there, computed once per derivation) — or, at the seal of the last final hand,
+        in the next hand dealt as if nobody were voted out there: what spends a claim there."""
         if self._finals and self._finals[-1].attempt is att and step == att.seal_step:
             head = start_head(seal_head(att.seal_prev), self._carried(att, None))
-            return voice in self._unplaced.senders(head) or any(
-                m.seat == voice for m in self._by_prev.get(head, ())
-            )
-        return (self._latest(att) if latest is None else latest).get(voice, -1) > step
+            signers = set(self._unplaced.senders(head)) | {m.seat for m in self._by_prev.get(head, ())}
+            return self._voices.among(signers)
+        return claims.went_on(self._voices, self._latest(att) if latest is None else latest, step)
 
     def _latest(self, att: Attempt) -> dict[int, int]:
         """Per seat, the last step it signed something for in ``att``: a step, a seal, a vote or an
@@ -1230,9 +1260,9 @@ class Table:
         for m in att.messages():
             latest[m.seat] = max(latest.get(m.seat, -1), m.step)
         for book in (self._votes, self._abandons):
-            for (s, prev), claims in book.items():
+            for (s, prev), signed in book.items():
                 if att.head_before(s) == prev:
-                    for seat in claims:
+                    for seat in signed:
                         latest[seat] = max(latest.get(seat, -1), s)
         return latest
 
@@ -1240,11 +1270,14 @@ class Table:
         """The others went on without this voice at a step (a majority's decision, or some voice's own
         word): told once.  Only the seat's own return agrees to it (``ask_to_return``): whoever runs
         the seat — its person, or the program for it — decides."""
+        if decision.majority:
+            # The latest a majority's decision this voice has not accepted: each one it meets is one
+            # more return to sign, since a return accepts one decision by name.
+            self._pending_gone = decision
         key = ("gone", decision.step, decision.prev, decision.signers)
         if key in self._announced:
             return
         self._announced.add(key)
-        self._pending_gone = decision
         self._out.append(
             out.VotesContradicted(decision.step, decision.signers, decision.silent, decision.majority)
         )
@@ -1525,8 +1558,7 @@ class Table:
             return
         if not self._voices.is_person(self.seat) or self._open_key is None:
             return
-        gone = self._pending_gone
-        if gone is not None and gone.majority and self.left_behind:
+        if self.left_behind:
             return  # left behind by a majority: our view of the open step is not the table's
         key = (att.head, att.step)
         # One vote and one abandon per seat and step, ever: what the journal holds counts too, so a
@@ -1538,7 +1570,7 @@ class Table:
         with_us = {
             v: m
             for v, m in self._abandons.get((att.step, att.head), {}).items()
-            if own not in decide.named(m, self.n)
+            if own not in claims.named(m, self.n)
         }
         gone_on = tuple(sorted(v for v in self._abandons.get((att.step, att.head), {}) if v not in with_us))
         held = {**self._votes.get((att.step, att.head), {}), **with_us}
@@ -1561,7 +1593,7 @@ class Table:
         )
         if claim is None:
             return
-        end_match, seats = claim.kind == decide.ABANDON, claim.named
+        end_match, seats = claim.kind == claims.ABANDON, claim.named
         asked = self._asked
         if asked is None or asked.key != key or asked.seats != seats or asked.end_match != end_match:
             asked = self._asked = _Asked(key, seats, self._now, end_match)
@@ -1594,6 +1626,17 @@ class Table:
     # ================================================================ helpers
 
     def _flush(self) -> list[out.Output]:
+        if self.seat is not None and not self._restoring:
+            waiting = self._unanswered()
+            if waiting != self._told_restoring:
+                # The person of a restored seat sees why nothing happens: whom it waits for, and when
+                # that wait is over (no seats).
+                self._told_restoring = waiting
+                att = self.attempt
+                step = att.step if att is not None else self._setup.chain.step
+                self._out.append(out.Restoring(step, waiting))
+                if not waiting:
+                    self._catchup_from.clear()
         produced, self._out = self._out, []
         return produced
 
