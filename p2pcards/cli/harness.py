@@ -17,6 +17,7 @@ from p2pcards.harness.explore import SHAPES
 from p2pcards.harness.network import Faults
 from p2pcards.harness.run import GameReport, run_game, summarize
 from p2pcards.store import journal
+from p2pcards.text import shown
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -203,32 +204,38 @@ def write_journals(folder: Path, game: str, report: GameReport) -> None:
 
 
 def _print(args: argparse.Namespace, summary: dict[str, Any], reports: list[GameReport]) -> None:
-    print(
+    _say(
         f"{args.game}, {args.peers} peers, faults: {args.faults}, byzantine: {args.byzantine or 'none'}, "
         f"dealer: {args.dealer}"
     )
     for spec in args.peer:
         seat, _, command = spec.partition("=")
-        print(f"  seat {seat} run by: {command.strip()}")
-    print(f"  games played                     {summary['games']}")
-    print(f"  finished                         {summary['finished']}")
-    print(f"  honest replicas agree            {summary['agree']} of {summary['games']} games")
+        _say(f"  seat {seat} run by: {command.strip()}")
+    _say(f"  games played                     {summary['games']}")
+    _say(f"  finished                         {summary['finished']}")
+    _say(f"  honest replicas agree            {summary['agree']} of {summary['games']} games")
     named = ", ".join(f"{k} ({v})" for k, v in summary["faults_named"].items()) or "none"
-    print(f"  verdicts reached                 {named}")
-    print(f"  hands dealt again after a verdict {summary['void_hands']}")
-    print(f"  sealed hands lost                {summary['sealed_hands_lost']}")
-    print(f"  honest seats named cheaters      {summary['honest_convicted']}")
+    _say(f"  verdicts reached                 {named}")
+    _say(f"  hands dealt again after a verdict {summary['void_hands']}")
+    _say(f"  sealed hands lost                {summary['sealed_hands_lost']}")
+    _say(f"  honest seats named cheaters      {summary['honest_convicted']}")
     if "leave" in args.faults or "return" in args.byzantine:
-        print(f"  hands played after a seat left   {summary['hands_after_leave']}")
-        print(f"  returns admitted                 {summary['returns_admitted']}")
-    print(f"  frames refused                   {summary['refused_frames']}")
-    print(f"  crashes of honest peers          {summary['honest_crashes']}")
-    print(f"  time                             {summary['seconds']} s")
+        _say(f"  hands played after a seat left   {summary['hands_after_leave']}")
+        _say(f"  returns admitted                 {summary['returns_admitted']}")
+    _say(f"  frames refused                   {summary['refused_frames']}")
+    _say(f"  crashes of honest peers          {summary['honest_crashes']}")
+    _say(f"  time                             {summary['seconds']} s")
     for r in reports:
         if not r.passed:
-            print(f"  FAILED seed {r.seed}: {'; '.join(r.problems)}  (replay: --seed {r.seed})")
+            _say(f"  FAILED seed {r.seed}: {'; '.join(r.problems)}  (replay: --seed {r.seed})")
     if not summary["failed_seeds"]:
-        print("  all games passed")
+        _say("  all games passed")
+
+
+def _say(line: str) -> None:
+    # A line may quote a piped program (its stderr, a verdict kind it reported): every one goes through
+    # the one sanitizer, so nothing a program wrote can act on the terminal.
+    print(shown(line, 4_000))
 
 
 def _fuzz(args: argparse.Namespace, seeds: list[int]) -> int:

@@ -23,9 +23,12 @@ from typing import Any
 from p2pcards.harness.pipe_table import PeerFailed, PipeTable
 from p2pcards.harness.run import WEAK_KEY, GameReport, _identity_seeds, run_game
 from p2pcards.table.genesis import make_genesis
+from p2pcards.text import shown
 from p2pcards.wire import encode, key_from_seed, public_bytes
 
 SEEDS = (1, 2, 3, 4, 5)
+SHOWN_LINE = 4_000
+"""The longest line of the text report (a detail with the program's last words fits)."""
 
 
 @dataclass(frozen=True)
@@ -391,7 +394,9 @@ def to_text(results: list[CaseResult], command: str) -> str:
     s = summary(results, command)
     failed = f"; failed: {', '.join(s['failed'])}" if s["failed"] else ""
     lines += ["", f"{s['passed']} of {s['cases']} cases passed{failed}"]
-    return "\n".join(lines)
+    # A detail quotes the program (its stderr, an error's reason, a verdict's kind): every line goes
+    # through the one sanitizer, so nothing it wrote can act on the terminal the report is read on.
+    return "\n".join(shown(line, SHOWN_LINE) for line in lines)
 
 
 def to_html(results: list[CaseResult], command: str) -> str:
