@@ -48,15 +48,18 @@ def answer_all(status: dict[str, Any], extra: list[dict[str, Any]] | None = None
         say({"out": "done", "status": status})
 
 
-def helpers(pid_file: str) -> None:
-    """Two helpers that would outlive the program: one in its process group, one in a new session."""
+def helpers(pid_file: str, then: str) -> None:
+    """Two helpers that would outlive the program: one in its process group, one in a new session;
+    then the program dies (``exit``) or never answers (``hang``)."""
     sleeper = [sys.executable, "-c", "import time; time.sleep(600)"]
     mates = subprocess.Popen(sleeper)
     loner = subprocess.Popen(sleeper, start_new_session=True)
     with open(pid_file, "w") as f:
         f.write(f"{mates.pid} {loner.pid}\n")
     read()
-    sys.exit(1)  # the program dies; its helpers must not live on
+    if then == "hang":
+        time.sleep(600)
+    sys.exit(1)
 
 
 def main(mode: str, arg: str) -> None:
@@ -88,7 +91,7 @@ def main(mode: str, arg: str) -> None:
     elif mode == "big-run":
         answer_all(_status(), [{"out": "rejected", "peer": None, "reason": "x", "detail": "y" * int(arg)}])
     elif mode == "helpers":
-        helpers(arg)
+        helpers(arg, sys.argv[3])
 
 
 if __name__ == "__main__":
