@@ -267,7 +267,12 @@ def _run_game_case(case: Case, command: str) -> CaseResult:
             probe_illegal=case.probe_illegal,
         )
         games.append(report.to_dict() | {"refusals": {str(s): r for s, r in report.refusals.items()}})
-        problems = report.problems + _refusal_problems(case, report)
+        problems = (
+            [p for p in report.problems if _piped(p)]
+            + _program_problems(case, report)
+            + [p for p in report.problems if not _piped(p)]
+            + _refusal_problems(case, report)
+        )
         if problems:
             return CaseResult(case, False, "; ".join(problems), seed, games=games)
         unreached = _unreached(case, report)
@@ -278,6 +283,81 @@ def _run_game_case(case: Case, command: str) -> CaseResult:
         case, False, f"the scenario never came about in seeds {', '.join(map(str, case.seeds))}: "
         f"{games[-1]['unreached']}", games=games,
     )
+
+
+def _piped(problem: str) -> bool:
+    """Whether a problem is the program's own failure (the pipe broken, an error, an illegal move
+    taken): the root cause of whatever else went wrong, so it comes first."""
+    head = problem.split(":")[0]
+    return head.startswith("seat ") and "(piped)" in head
+
+
+def _program_problems(case: Case, report: GameReport) -> list[str]:
+    """What a correct implementation in the program's seats does in every game it is asked to play,
+    judged against our replicas at the same table (HARNESS.md §5): it played (at least one move of its
+    own), it ended as they did (over, not by its own word, unless they did too), it was never voted out
+    nor named by them (unless the case takes it away), it holds the same sealed hands and the same
+    digest, and it names exactly the seats they name, with the kinds they name them with."""
+    ours = {s: e for s, e in report.ends.items() if not e.piped}
+    problems: list[str] = []
+    for seat in case.under:
+        end = report.ends.get(seat)
+        if end is None:
+            continue
+        who = f"seat {seat} (the program)"
+        if end.moves == 0:
+            problems.append(f"{who} made no move of its own in the whole game")
+        if not ours:
+            # Every other seat frames it (5.3.4): it cannot finish, and must have said who went on.
+            framers = sorted(s for s, b in case.byzantine if b == "frame-majority")
+            if not end.over and not any(set(framers) <= set(t) for t in end.told):
+                problems.append(f"{who} neither finished nor said that seats {framers} went on without it")
+            if end.abandoned:
+                problems.append(f"{who} says it ended the match by its own word (abandoned)")
+            continue
+        union = set().union(*(set(e.named) for e in ours.values()))
+        common = set.intersection(*(set(e.named) for e in ours.values()))
+        named = set(end.named)
+        missed = {(s, k) for s, k in common - named if s != seat}  # ours voting it out is below
+        if missed:
+            problems.append(f"{who} never named {_named_text(missed)}, as our replicas did")
+        if not named <= union:
+            problems.append(f"{who} named {_named_text(named - union)}, which none of our replicas did")
+        ends = {(e.over, e.abandoned, e.stopped) for e in ours.values()}
+        if len(ends) == 1:
+            (want,) = ends
+            if (end.over, end.abandoned, end.stopped) != want:
+                problems.append(
+                    f"{who} ended {_end_text(end.over, end.abandoned, end.stopped)}; our replicas ended "
+                    f"{_end_text(*want)}"
+                )
+        named_it = sorted({f"{k} (by seat {s})" for s, e in ours.items() for (x, k) in e.named if x == seat})
+        if named_it and seat != case.away_seat:
+            problems.append(f"our replicas named {who}: {', '.join(named_it)}")
+        out_by = sorted(s for s, e in ours.items() if seat in e.out)
+        if out_by:
+            problems.append(f"{who} is out of the last hand for our replicas (seats {out_by}): it did not "
+                            "play to the end")
+        sealed = max(e.sealed for e in ours.values())
+        if end.sealed != sealed:
+            problems.append(f"{who} holds {end.sealed} hands sealed; our replicas {sealed}")
+        digests = {e.digest for e in ours.values() if not e.abandoned}
+        if len(digests) == 1 and not end.abandoned and end.digest not in digests:
+            problems.append(f"{who}'s table digest {end.digest.hex()[:16]}… is not our replicas' "
+                            f"{next(iter(digests)).hex()[:16]}…")
+    return problems
+
+
+def _end_text(over: bool, abandoned: bool, stopped: tuple[int, str] | None) -> str:
+    if stopped is not None:
+        return f"stopped (seat {stopped[0]} {stopped[1]})"
+    if abandoned:
+        return "the match by its own word (abandoned)"
+    return "the match over" if over else "with the match unfinished"
+
+
+def _named_text(named: set[tuple[int, str]]) -> str:
+    return ", ".join(f"seat {s} {k}" for s, k in sorted(named))
 
 
 def _refusal_problems(case: Case, report: GameReport) -> list[str]:

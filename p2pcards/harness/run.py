@@ -34,6 +34,26 @@ Raw = bytes
 """(The report counts ``bytes`` sent, which hides the type's name inside the class.)"""
 
 
+@dataclass(frozen=True)
+class SeatEnd:
+    """One honest replica at the end of a game, as the judge saw it."""
+
+    piped: bool
+    digest: Raw
+    over: bool
+    abandoned: bool
+    stopped: tuple[int, str] | None
+    sealed: int
+    named: tuple[tuple[int, str], ...]
+    """Every (seat, kind) of its verdicts, sorted (``return`` left out: it is no verdict on anyone)."""
+    out: tuple[int, ...]
+    left_behind: bool
+    moves: int
+    """Moves its player made (taken by the replica)."""
+    told: tuple[tuple[int, ...], ...]
+    """The voters of every ``told`` it said (others went on without it)."""
+
+
 @dataclass
 class GameReport:
     game: str
@@ -70,6 +90,9 @@ class GameReport:
     refusals: dict[int, dict[str, int]] = field(default_factory=dict)
     """Per piped seat, how often it refused a frame, by ``SEAT:REASON`` (``closed``: it closed the link)."""
     problems: list[str] = field(default_factory=list)
+    ends: dict[int, SeatEnd] = field(default_factory=dict, repr=False)
+    """How each honest replica present at the end ended (the conformance judge compares a piped
+    seat's with ours)."""
     game_id: Raw = field(default=b"", repr=False)
     journals: dict[int, list[Raw]] = field(default_factory=dict, repr=False)
     """Every seat's journal at the end of the game (what each table told its shell to persist)."""
@@ -366,9 +389,11 @@ def _judge(
     )
     tables = [net.peers[s].table for s in present]
     rep.finished = all(t.over or t.stopped is not None for t in tables)
+    digests = {s: net.peers[s].table.digest() for s in present}
     # Replicas that ended the match by their own word (half the table or fewer: unconfirmed) bind
     # nobody and need not agree with anyone; every other honest replica must.
-    rep.agree = len({t.digest() for t in tables if not t.abandoned}) <= 1
+    rep.agree = len({digests[s] for s in present if not net.peers[s].table.abandoned}) <= 1
+    rep.ends = {s: _seat_end(net.peers[s], digests[s]) for s in present}
     rep.hands = max((len(t.hands_played) for t in tables), default=0)
     rep.hands_after_leave = max(0, rep.hands - net.left_at_hand) if net.left is not None else 0
     rep.returns = int(net.returned)
@@ -440,6 +465,24 @@ def _judge(
                 f"honest replica; verdicts: {', '.join(rep.verdicts)}"
             )
     return rep
+
+
+def _seat_end(p: Any, digest: bytes) -> SeatEnd:
+    t = p.table
+    stopped = None if t.stopped is None else (t.stopped.seat, t.stopped.kind)
+    return SeatEnd(
+        piped=isinstance(t, PipeTable),
+        digest=digest,
+        over=t.over,
+        abandoned=t.abandoned,
+        stopped=stopped,
+        sealed=len(t.hands_played),
+        named=tuple(sorted({(f.seat, f.kind) for f in t.verdicts if f.kind != "return"})),
+        out=tuple(sorted(t.seats_out)),
+        left_behind=t.left_behind,
+        moves=p.moves,
+        told=tuple(tuple(e.voters) for e in p.events if isinstance(e, out.VotesContradicted)),
+    )
 
 
 def _excluded_by_majority(net: SimNetwork, present: list[int], byzantine: dict[int, str]) -> bool:
