@@ -25,16 +25,19 @@ def run_conformance(args: argparse.Namespace) -> int:
     if len(args.peer) != 1 or "=" in args.peer[0].split(" ")[0]:
         raise UsageError("say which program to test, once: --peer COMMAND, e.g. "
                          "--peer 'p2pcards peer --stdio' (the cases choose its seats)")
-    if args.byzantine or args.faults != "none" or args.option or args.seed is not None:
+    if args.byzantine or args.faults != "none" or args.option:
         raise UsageError("the cases set the game, seats, faults and cheaters themselves: "
-                         "--byzantine, --faults, -o and --seed do not go with 'conformance'")
+                         "--byzantine, --faults and -o do not go with 'conformance'")
+    if args.seed is not None and args.seed < 1:
+        raise UsageError(f"--seed {args.seed}: a case's seeds are 1 and up")
     command = args.peer[0]
     html_path = Path(args.html) if args.html else None
     if html_path is not None and not html_path.parent.is_dir():
         raise UsageError(f"--html {args.html}: there is no folder {html_path.parent}")
     with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:
         task = progress.add_task("conformance cases", total=len(cases))
-        results = conf.run_all(cases, command, progress=lambda _: progress.advance(task))
+        # --seed S replays each case on that seed alone (what a failed case's report says to run).
+        results = conf.run_all(cases, command, progress=lambda _: progress.advance(task), seed=args.seed)
     if html_path is not None:
         try:
             html_path.write_text(conf.to_html(results, command), encoding="utf-8")

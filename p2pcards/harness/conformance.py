@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import json
+import shlex
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -208,13 +209,29 @@ class CaseResult:
     seed: int | None = None
     seconds: float = 0.0
     games: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    """Why it failed, the root cause first (``detail`` joins them)."""
+    program: list[dict[str, Any]] = field(default_factory=list)
+    """What the program did in each of its seats, as the harness saw it at the end of the failing game:
+    ``seat``, ``step``, ``over``, ``abandoned``, ``sealed``, ``moves``, ``verdicts`` (each with its
+    message), ``last`` (the last command and its answer) and ``stderr`` (its end, raw)."""
+    command: str = ""
+
+    @property
+    def replay(self) -> str:
+        """The command that plays this case alone again (on the seed that failed, if it had one)."""
+        seed = "" if self.seed is None else f" --seed {self.seed}"
+        return f"p2pcards harness conformance --peer {shlex.quote(self.command)} --case {self.case.id}{seed}"
 
     def to_dict(self) -> dict[str, Any]:
         return self.case.describe() | {
             "passed": self.passed,
             "detail": self.detail,
+            "problems": self.problems,
             "seed": self.seed,
             "seconds": round(self.seconds, 2),
+            "replay": self.replay,
+            "program": self.program,
             "games": self.games,
         }
 
@@ -226,33 +243,41 @@ def select(cases: Iterable[Case], patterns: list[str]) -> list[Case]:
     return [c for c in cases if any(c.id == p or c.id.startswith(p.rstrip(".") + ".") for p in patterns)]
 
 
-def run_case(case: Case, command: str) -> CaseResult:
+def run_case(case: Case, command: str, seed: int | None = None) -> CaseResult:
+    """Play ``case`` with ``command`` in its seats: on each of its seeds in turn until one shows the
+    scenario, or on ``seed`` alone (a replay)."""
     started = time.perf_counter()
     try:
         if case.genesis_edit is not None:
             result = _run_genesis_case(case, command)
         else:
-            result = _run_game_case(case, command)
+            result = _run_game_case(case, command, case.seeds if seed is None else (seed,))
     except PeerFailed as exc:
         result = CaseResult(case, False, f"the program failed: {exc}")
     result.seconds = time.perf_counter() - started
+    result.command = command
+    if not result.passed and not result.problems:
+        result.problems = [result.detail]
     return result
 
 
 def run_all(
-    cases: list[Case], command: str, progress: Callable[[CaseResult], None] | None = None
+    cases: list[Case],
+    command: str,
+    progress: Callable[[CaseResult], None] | None = None,
+    seed: int | None = None,
 ) -> list[CaseResult]:
     results = []
     for case in cases:
-        results.append(run_case(case, command))
+        results.append(run_case(case, command, seed))
         if progress is not None:
             progress(results[-1])
     return results
 
 
-def _run_game_case(case: Case, command: str) -> CaseResult:
+def _run_game_case(case: Case, command: str, seeds: tuple[int, ...]) -> CaseResult:
     games: list[dict[str, Any]] = []
-    for seed in case.seeds:
+    for seed in seeds:
         report = run_game(
             case.game,
             peers=case.peers,
@@ -274,15 +299,38 @@ def _run_game_case(case: Case, command: str) -> CaseResult:
             + _refusal_problems(case, report)
         )
         if problems:
-            return CaseResult(case, False, "; ".join(problems), seed, games=games)
+            return CaseResult(case, False, "; ".join(problems), seed, games=games, problems=problems,
+                              program=_program_trace(case, report))
         unreached = _unreached(case, report)
         if not unreached:
             return CaseResult(case, True, _what_happened(case, report), seed, games=games)
         games[-1]["unreached"] = unreached
     return CaseResult(
-        case, False, f"the scenario never came about in seeds {', '.join(map(str, case.seeds))}: "
+        case, False, f"the scenario never came about in seeds {', '.join(map(str, seeds))}: "
         f"{games[-1]['unreached']}", games=games,
     )
+
+
+def _program_trace(case: Case, report: GameReport) -> list[dict[str, Any]]:
+    trace = []
+    for seat in case.under:
+        end = report.ends.get(seat)
+        if end is None:
+            continue
+        trace.append({
+            "seat": seat,
+            "step": end.step,
+            "over": end.over,
+            "abandoned": end.abandoned,
+            "sealed": end.sealed,
+            "moves": end.moves,
+            "verdicts": [
+                {"seat": s, "kind": k, "step": step, "message": m} for s, k, step, m in end.verdicts
+            ],
+            "last": end.last,
+            "stderr": end.stderr,
+        })
+    return trace
 
 
 def _piped(problem: str) -> bool:
@@ -469,14 +517,37 @@ def to_text(results: list[CaseResult], command: str) -> str:
         mark = "pass" if r.passed else "FAIL"
         lines.append(f"{r.case.id:<7} {mark}  {r.case.title:<{width}}  {r.seconds:5.1f} s")
         if not r.passed:
-            lines.append(f"{'':9}must: {r.case.must}")
-            lines.append(f"{'':9}{r.detail}")
+            lines += _failure_lines(r)
     s = summary(results, command)
     failed = f"; failed: {', '.join(s['failed'])}" if s["failed"] else ""
     lines += ["", f"{s['passed']} of {s['cases']} cases passed{failed}"]
     # A detail quotes the program (its stderr, an error's reason, a verdict's kind): every line goes
     # through the one sanitizer, so nothing it wrote can act on the terminal the report is read on.
     return "\n".join(shown(line, SHOWN_LINE) for line in lines)
+
+
+def _failure_lines(r: CaseResult) -> list[str]:
+    """Under a failed case: what it demanded, why it failed (the root cause first), what the program
+    did, how to play it again alone, and the end of the program's standard error."""
+    pad = " " * 9
+    seed = "" if r.seed is None else f", seed {r.seed}"
+    lines = [f"{pad}must: {r.case.must}", f"{pad}set-up: {_setup_line(r.case)}{seed}", f"{pad}why:"]
+    lines += [f"{pad}  {i}. {problem}" for i, problem in enumerate(r.problems or [r.detail], 1)]
+    for p in r.program:
+        end = "over" if p["over"] else "not over"
+        if p["abandoned"]:
+            end += ", abandoned by its own word"
+        lines.append(f"{pad}the program in seat {p['seat']}: at step {p['step']}, {end}, {p['sealed']} hands "
+                     f"sealed, {p['moves']} moves of its own")
+        for v in p["verdicts"]:
+            said = f"seat {v['seat']} {v['kind']} at step {v['step']}: {v['message']}"
+            lines.append(f"{pad}  its verdict: {said}")
+        if p["last"]:
+            lines.append(f"{pad}  last command: {p['last']}")
+        if p["stderr"]:
+            lines.append(f"{pad}  its standard error ends: {p['stderr']}")
+    lines.append(f"{pad}replay: {r.replay}")
+    return lines
 
 
 def to_html(results: list[CaseResult], command: str) -> str:

@@ -42,6 +42,7 @@ answering it (a shuffle proof of a slow implementation), in all."""
 STOP_SECONDS = 3
 """How long a program told to stop may take to exit before it is killed."""
 STDERR_KEPT = 4_000
+STDERR_SHOWN = 600
 MAX_ANSWER_RECORDS = 100_000
 """The most outputs one answer may hold (a catch-up answer holds a few hundred): past it, the program
 is taken to be babbling, and its answer is refused rather than held in memory without end."""
@@ -224,7 +225,7 @@ class PipeProcess:
 
     def _stderr_tail(self) -> str:
         text = bytes(self.stderr).decode("utf-8", "replace").strip()
-        return f"; its last words: {text[-600:]}" if text else ""
+        return f"; its last words: {text[-STDERR_SHOWN:]}" if text else ""
 
     def close(self) -> None:
         """Say stop, then make sure: a program that lingers is killed."""
@@ -310,6 +311,10 @@ class PipeTable:
         """Messages sent in the answer to a ``start`` the program refused."""
         self.accepted_illegal: list[str] = []
         """Moves the rules forbid that the program took (``probe_illegal``)."""
+        self.last_command = ""
+        """The last command sent, for the report of a failed case (``frame from 1, 412 bytes``)."""
+        self.last_answer = ""
+        """The kinds of the records of its answer, in order."""
 
     # ------------------------------------------------------------------ the table's interface
 
@@ -421,7 +426,19 @@ class PipeTable:
     def _exchange(self, command: dict[str, Any]) -> list[dict[str, Any]]:
         if self.process is None or self.failed is not None:
             raise PeerFailed(self.failed or "the program is stopped")
-        return self.process.exchange(command)
+        if command.get("cmd") == "report":
+            return self.process.exchange(command)  # the judge's question, not the game's last word
+        self.last_command = _command_text(command)
+        self.last_answer = "(no answer)"
+        answer = self.process.exchange(command)
+        self.last_answer = ", ".join(_answer_text(r) for r in answer)
+        return answer
+
+    def stderr_tail(self) -> str:
+        """The end of what the program wrote on its standard error (raw: shown only made safe)."""
+        if self.process is None:
+            return ""
+        return bytes(self.process.stderr).decode("utf-8", "replace").strip()[-STDERR_SHOWN:]
 
     def _fail(self, exc: PeerFailed) -> None:
         if self.failed is None:
@@ -480,3 +497,25 @@ class PipeTable:
     def kill(self) -> None:
         if self.process is not None:
             self.process.kill()
+
+
+def _command_text(command: dict[str, Any]) -> str:
+    cmd = command.get("cmd")
+    if cmd == "frame":
+        return f"frame from seat {command.get('from')}, {len(command.get('data') or b'')} bytes"
+    if cmd == "tick":
+        return f"tick at {command.get('now')} ms"
+    if cmd == "act":
+        return f"act {command.get('text')!r}"
+    if cmd == "start":
+        return f"start as seat {command.get('seat')} with a journal of {len(command.get('journal') or [])}"
+    return str(cmd)
+
+
+def _answer_text(r: dict[str, Any]) -> str:
+    kind = str(r.get("out"))
+    if kind in ("refused", "error"):
+        return f"{kind} ({r.get('reason')})"
+    if kind == "done" and isinstance(r.get("status"), dict):
+        return f"done at step {r['status'].get('step')}"
+    return kind

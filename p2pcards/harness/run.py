@@ -52,6 +52,13 @@ class SeatEnd:
     """Moves its player made (taken by the replica)."""
     told: tuple[tuple[int, ...], ...]
     """The voters of every ``told`` it said (others went on without it)."""
+    step: int = 0
+    verdicts: tuple[tuple[int, str, int, str], ...] = ()
+    """(seat, kind, step, message) of every verdict it holds."""
+    last: str = ""
+    """For a piped seat: the last command it was sent and what it answered."""
+    stderr: str = ""
+    """For a piped seat: the end of its standard error (raw: shown only made safe)."""
 
 
 @dataclass
@@ -482,6 +489,10 @@ def _seat_end(p: Any, digest: bytes) -> SeatEnd:
         left_behind=t.left_behind,
         moves=p.moves,
         told=tuple(tuple(e.voters) for e in p.events if isinstance(e, out.VotesContradicted)),
+        step=t.chain.step,
+        verdicts=tuple((f.seat, f.kind, f.step, f.message) for f in t.verdicts if f.kind != "return"),
+        last=f"{t.last_command} → {t.last_answer}" if isinstance(t, PipeTable) else "",
+        stderr=t.stderr_tail() if isinstance(t, PipeTable) else "",
     )
 
 
