@@ -21,11 +21,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from p2pcards.deal import DealError
+from p2pcards.deal.keys import KeyAnnouncement
 from p2pcards.harness.pipe_table import PeerFailed, PipeTable
 from p2pcards.harness.run import WEAK_KEY, GameReport, _identity_seeds, run_game
 from p2pcards.table.genesis import make_genesis
 from p2pcards.text import shown
-from p2pcards.wire import encode, key_from_seed, public_bytes
+from p2pcards.wire import SignedMessage, WireError, encode, key_from_seed, public_bytes
 
 SEEDS = (1, 2, 3, 4, 5)
 SHOWN_LINE = 4_000
@@ -355,6 +357,10 @@ def _program_problems(case: Case, report: GameReport) -> list[str]:
         who = f"seat {seat} (the program)"
         if end.moves == 0:
             problems.append(f"{who} made no move of its own in the whole game")
+        reused = _reused_keys(report.journals.get(seat, []), seat)
+        if reused:
+            problems.append(f"{who} revealed again, for a later deal, a hand key it had revealed before "
+                            f"({reused} of its keys): a key is fresh for every hand and attempt (DEAL.md)")
         if not ours:
             # Every other seat frames it (5.3.4): it cannot finish, and must have said who went on.
             framers = sorted(s for s, b in case.byzantine if b == "frame-majority")
@@ -394,6 +400,25 @@ def _program_problems(case: Case, report: GameReport) -> list[str]:
             problems.append(f"{who}'s table digest {end.digest.hex()[:16]}… is not our replicas' "
                             f"{next(iter(digests)).hex()[:16]}…")
     return problems
+
+
+def _reused_keys(journal: list[bytes], seat: int) -> int:
+    """How many of ``seat``'s revealed hand keys in its journal repeat an earlier one (0: all fresh):
+    the harness sees every key the program revealed, so it need not trust it to draw new ones."""
+    seen: set[bytes] = set()
+    repeats = 0
+    for payload in journal:
+        try:
+            m = SignedMessage.from_bytes(payload)
+            if m.envelope.kind != "key_reveal" or m.envelope.seat != seat:
+                continue
+            public = KeyAnnouncement.from_wire(m.envelope.body).public.encode()
+        except (WireError, DealError, TypeError, ValueError):
+            continue  # what it journaled is judged elsewhere; only keys are counted here
+        if public in seen:
+            repeats += 1
+        seen.add(public)
+    return repeats
 
 
 def _end_text(over: bool, abandoned: bool, stopped: tuple[int, str] | None) -> str:

@@ -8,6 +8,7 @@ program is started with ``start``'s secrets and journal, so a crash is a kill an
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import selectors
 import shlex
@@ -311,6 +312,11 @@ class PipeTable:
         """Messages sent in the answer to a ``start`` the program refused."""
         self.accepted_illegal: list[str] = []
         """Moves the rules forbid that the program took (``probe_illegal``)."""
+        self.sent_before_persist: list[str] = []
+        """Commands in whose answer (or later) the program journaled a message it had already sent."""
+        self._persisted: set[bytes] = set()
+        self._sent_first: set[bytes] = set()
+        """Hashes of what it sent and had not journaled (only looked up, never iterated)."""
         self.last_command = ""
         """The last command sent, for the report of a failed case (``frame from 1, 412 bytes``)."""
         self.last_answer = ""
@@ -322,6 +328,7 @@ class PipeTable:
         return self._begin([])
 
     def restore(self, journal: list[bytes]) -> list[out.Output]:
+        self._persisted.update(hashlib.sha256(p).digest() for p in journal)
         return self._begin(list(journal))
 
     def _begin(self, journal: list[bytes]) -> list[out.Output]:
@@ -476,8 +483,23 @@ class PipeTable:
                 self.turn = o
                 outputs.append(out.YourTurn(o.hand, None))  # type: ignore[arg-type]
             elif o is not None:
+                self._check_order(o, command)
                 outputs.append(o)
         return outputs
+
+    def _check_order(self, o: out.Output, command: dict[str, Any]) -> None:
+        """SPEC §13 as far as the harness sees it: a message the program journals was not sent before
+        (a send may be journaled never: a catch-up request is not; but not after)."""
+        if isinstance(o, out.Send):
+            digest = hashlib.sha256(o.payload).digest()
+            if digest not in self._persisted:
+                self._sent_first.add(digest)
+        elif isinstance(o, out.Persist):
+            digest = hashlib.sha256(o.payload).digest()
+            self._persisted.add(digest)
+            if digest in self._sent_first and len(self.sent_before_persist) < 5:
+                self._sent_first.discard(digest)
+                self.sent_before_persist.append(_command_text(command))
 
     def _take_status(self, r: dict[str, Any]) -> bool:
         if r.get("out") not in ("done", "report"):

@@ -343,6 +343,9 @@ def _judge_pipes(report: GameReport, pipes: dict[int, PipeTable], probes: list[s
             report.problems.append(f"seat {seat} (piped) took the illegal move {text!r}")
         for text in table.sent_on_refusal:
             report.problems.append(f"seat {seat} (piped) refused {text!r} but sent a message for it")
+        for command in table.sent_before_persist:
+            report.problems.append(f"seat {seat} (piped) journaled a message it had already sent (SPEC §13), "
+                                   f"answering {command}")
     report.probes = len(probes)
     if probe and pipes and not probes:
         report.problems.append("no illegal move could be demanded (no turn offered one)")

@@ -155,3 +155,16 @@ def test_a_failed_case_shows_the_end_of_the_programs_standard_error_made_safe():
     assert "oops" in program["stderr"]
     lines = [line.strip() for line in to_text([result], rogue).splitlines()]
     assert any(line.startswith("its standard error ends: oops \ufffd[2J") for line in lines), lines
+
+
+def test_what_the_harness_sees_of_a_programs_messages_is_judged_without_trusting_it():
+    # A message journaled after it was sent (SPEC §13), seen in the order of its outputs.
+    result = run_case(select(CASES, ["1.1.1"])[0], f"{BROKEN} sends-before-persisting")
+    assert not result.passed
+    assert result.problems[0].startswith("seat 0 (piped) journaled a message it had already sent (SPEC §13), "
+                                         "answering start as seat 0"), result.problems
+    # One hand key for every deal, seen in the keys it revealed.
+    result = run_case(select(CASES, ["3.1.2"])[0], f"{BROKEN} reuses-hand-key")
+    assert not result.passed
+    assert "seat 0 (the program) revealed again, for a later deal, a hand key it had revealed before (1 of" \
+        in result.detail
