@@ -10,6 +10,7 @@ from rich.progress import Progress
 
 from p2pcards.cli.common import UsageError, print_json
 from p2pcards.harness import conformance as conf
+from p2pcards.text import shown
 
 
 def run_conformance(args: argparse.Namespace) -> int:
@@ -22,6 +23,8 @@ def run_conformance(args: argparse.Namespace) -> int:
         for c in cases:
             print(f"{c.id:<7} {c.title}\n{'':8}must: {c.must}")
         return 0
+    if args.mutants:
+        return _run_mutants(args, cases)
     if len(args.peer) != 1 or "=" in args.peer[0].split(" ")[0]:
         raise UsageError("say which program to test, once: --peer COMMAND, e.g. "
                          "--peer 'p2pcards peer --stdio' (the cases choose its seats)")
@@ -50,3 +53,31 @@ def run_conformance(args: argparse.Namespace) -> int:
         if html_path is not None:
             print(f"report written to {html_path}")
     return 0 if all(r.passed for r in results) else 1
+
+
+def _run_mutants(args: argparse.Namespace, cases: list[conf.Case]) -> int:
+    """Every one-flaw mutant of our peer against the cases (in order, until one catches it): what
+    catches each, and the score per layer."""
+    from p2pcards.harness import conformance_mutants as cm
+
+    if args.peer or args.html or args.seed is not None:
+        raise UsageError("--mutants runs our own peer's mutants: --peer, --seed and --html do not go with it")
+    playing = [c for c in cases if c.genesis_edit is None] + [c for c in cases if c.genesis_edit is not None]
+    with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:
+        task = progress.add_task("mutants", total=len(cm.MUTANTS))
+        results = cm.run_mutants(playing, progress=lambda _: progress.advance(task))
+    table = cm.score(results)
+    if args.json:
+        print_json({
+            "mutants": [{"name": r.mutant.name, "layer": r.mutant.layer, "flaw": r.mutant.flaw,
+                         "caught_by": r.caught_by, "detail": r.detail} for r in results],
+            "score": {layer: {"caught": c, "mutants": n} for layer, (c, n) in table.items()},
+        })
+        return 0
+    for r in results:
+        verdict = f"caught by {r.caught_by}" if r.caught_by else f"SURVIVED {len(r.cases)} cases"
+        print(shown(f"{r.mutant.layer:<6} {r.mutant.name:<26} {verdict:<22} {r.mutant.flaw}", 400))
+    print()
+    for layer, (caught, n) in table.items():
+        print(f"{layer:<6} {caught} of {n} caught ({100 * caught // n}%)")
+    return 0

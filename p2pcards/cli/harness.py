@@ -90,6 +90,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="with 'conformance': run only this case, or every case under it (4.2 runs 4.2.1, 4.2.2, ...)",
     )
     p.add_argument("--list", action="store_true", help="with 'conformance': list the cases and run none")
+    p.add_argument("--mutants", action="store_true",
+                   help="with 'conformance': run the cases against one-flaw mutants of our own peer instead "
+                   "of --peer, and print what catches each and the score per layer")
     p.add_argument("--html", metavar="FILE", help="with 'conformance': also write the report as a web page")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.set_defaults(run=run)
@@ -137,8 +140,8 @@ def run(args: argparse.Namespace) -> int:
         from p2pcards.cli.conformance import run_conformance
 
         return run_conformance(args)
-    if args.case or args.list or args.html:
-        raise UsageError("--case, --list and --html go with 'p2pcards harness conformance'")
+    if args.case or args.list or args.html or args.mutants:
+        raise UsageError("--case, --list, --mutants and --html go with 'p2pcards harness conformance'")
     if args.game not in GAMES:
         raise UsageError(f"unknown game {args.game!r}; the games are: {', '.join(GAMES)}")
     if args.seeds <= 0:
