@@ -30,6 +30,9 @@ BEHAVIOURS: tuple[str, ...] = (
     "foreign",  # replays a message from another game
     "malformed",  # frames that are not messages at all
     "oversized",  # a frame larger than any message may be
+    "forged",  # a message of its own whose signature does not verify
+    "unknown-kind",  # a signed message of a kind that does not exist
+    "kind-too-large",  # a signed message over its kind's size limit (but within the frame limit)
     "nested",  # catch-up answers nested a thousand deep, padded to the size limit
     "future-flood",  # large signed messages for steps far ahead, as many as it likes
     "catchup-flood",  # the same catch-up request, again and again, to make the others send the game
@@ -69,6 +72,9 @@ REFUSED: frozenset[str] = frozenset(
         "foreign",
         "malformed",
         "oversized",
+        "forged",
+        "unknown-kind",
+        "kind-too-large",
         "nested",
         "future-flood",
         "catchup-flood",
@@ -83,7 +89,9 @@ for them (nothing they send is a step of the log) and the game goes on."""
 ACCIDENTS: frozenset[str] = frozenset({"rollback", "return"})
 """Behaviours of an honest seat that crashes or leaves: nobody may be named a cheater."""
 
-FRAME_ATTACKS = ("foreign", "malformed", "oversized")
+FRAME_ATTACKS = ("foreign", "malformed", "oversized", "forged", "unknown-kind", "kind-too-large")
+PREPARED_ATTACKS = ("foreign", "forged", "unknown-kind", "kind-too-large")
+"""Frame attacks whose one message the harness prepares before the game (``run._attack_message``)."""
 """Behaviours that send frames that are not messages of this game at all (a network attacker)."""
 
 
@@ -467,7 +475,7 @@ class ByzantineTable(Table):
 
 def frame_attack(behaviour: str, foreign: bytes) -> bytes:
     """The payload a frame-level attacker sends."""
-    if behaviour == "foreign":
+    if behaviour in PREPARED_ATTACKS:
         return foreign
     if behaviour == "malformed":
         return b"\x93\x01\x02"  # a msgpack array that is no signed message

@@ -23,7 +23,7 @@ from p2pcards.harness.pipe_table import PipeTable
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, GenesisError, make_genesis
 from p2pcards.table.replica import Table
-from p2pcards.wire import Envelope, key_from_seed, public_bytes, sign
+from p2pcards.wire import SIGNATURE_TAG, Envelope, encode, key_from_seed, public_bytes, sign
 
 CHEAT_KINDS = frozenset({"equivocation", "bad-message", "bad-proof", "illegal-action", "renege"})
 WEAK_KEY = bytes([1]) + bytes(31)
@@ -156,6 +156,28 @@ def _foreign_message(game: str, n: int, seed: int, seat: int, identities: list[A
         game_id=other.game_id, step=0, seat=seat, prev=bytes(32), kind="genesis", body=other.encode()
     )
     return sign(env, identities[seat]).data
+
+
+def _attack_message(
+    behaviour: str, genesis: Genesis, n: int, seed: int, seat: int, identities: list[Any]
+) -> bytes:
+    """The one message a frame attacker sends (BYZANTINE.md), for those that send a message: each breaks
+    exactly one check of WIRE.md §7 and passes the ones before it."""
+    if behaviour == "foreign":
+        return _foreign_message(genesis.game, n, seed, seat, identities)
+    key = identities[seat]
+    if behaviour == "forged":
+        env = Envelope(game_id=genesis.game_id, step=0, seat=seat, prev=bytes(32), kind="genesis",
+                       body=genesis.encode())
+        signed = sign(env, key)
+        return encode([signed.raw, bytes([signed.signature[0] ^ 1]) + signed.signature[1:]])
+    kind, body = ("teleport", b"") if behaviour == "unknown-kind" else ("action", b"x" * 5_000)
+    if behaviour in ("unknown-kind", "kind-too-large"):
+        # Signed by hand: ``sign`` refuses what a receiver would refuse.
+        env = Envelope(game_id=genesis.game_id, step=0, seat=seat, prev=bytes(32), kind=kind, body=body)
+        raw = env.encode()
+        return encode([raw, key.sign(SIGNATURE_TAG + raw)])
+    return b""
 
 
 def run_game(
@@ -304,7 +326,8 @@ def _run_game(
         return choosers[seat].choice(legal)
 
     honest = frozenset(s for s in range(peers) if s not in byzantine or byzantine[s] in ACCIDENTS)
-    foreign = _foreign_message(game, peers, seed, frame_attacker[0], identities) if frame_attacker else b""
+    foreign = _attack_message(frame_attacker[1], genesis, peers, seed, frame_attacker[0], identities) \
+        if frame_attacker else b""
     net = SimNetwork(
         genesis,
         identities,
