@@ -192,6 +192,10 @@ CASES: tuple[Case, ...] = (
     Case("5.3.4", "three seats of four vote the program silent at steps it played",
          "never convict anyone for them: a majority may go on without a seat, never make it a cheater",
          game="spades", peers=4, byzantine=tuple((s, "frame-majority") for s in (1, 2, 3)), dealer="seeded"),
+    Case("5.3.5", "two seats of four vote another seat silent at steps it played",
+         "keep the votes but take no decision from two of four (half is no majority, SPEC §6.5), name "
+         "nobody, and finish", game="spades", peers=4, under=(3,),
+         byzantine=((1, "frame-majority"), (2, "frame-majority")), dealer="seeded"),
     # 6 Accidents of other seats: nobody may be named.
     Case("6.1.1", "another seat restarts from an old copy of its journal",
          "name nobody and finish in agreement", game="spades", peers=4, byzantine=((2, "rollback"),)),
@@ -452,6 +456,11 @@ def _refusal_problems(case: Case, report: GameReport) -> list[str]:
             problems.append(
                 f"seat {seat} (piped) never refused seat {attacker}'s frames as {case.refusal!r}: {got}"
             )
+        closes = said.get(f"{attacker}:closed", 0)
+        if case.refusal == "closed" and closes > 1:
+            # One frame broke the stream; the bytes after it open a new connection (WIRE.md §3).
+            problems.append(f"seat {seat} (piped) closed seat {attacker}'s connection {closes} times for one "
+                            "bad frame: a closed stream is not read again, the next bytes open a new one")
     return problems
 
 
