@@ -10,6 +10,7 @@ from rich.progress import Progress
 
 from p2pcards.cli.common import UsageError, print_json
 from p2pcards.harness import conformance as conf
+from p2pcards.text import shown
 
 
 def run_conformance(args: argparse.Namespace) -> int:
@@ -22,19 +23,24 @@ def run_conformance(args: argparse.Namespace) -> int:
         for c in cases:
             print(f"{c.id:<7} {c.title}\n{'':8}must: {c.must}")
         return 0
+    if args.mutants:
+        return _run_mutants(args, cases)
     if len(args.peer) != 1 or "=" in args.peer[0].split(" ")[0]:
         raise UsageError("say which program to test, once: --peer COMMAND, e.g. "
                          "--peer 'p2pcards peer --stdio' (the cases choose its seats)")
-    if args.byzantine or args.faults != "none" or args.option or args.seed is not None:
+    if args.byzantine or args.faults != "none" or args.option:
         raise UsageError("the cases set the game, seats, faults and cheaters themselves: "
-                         "--byzantine, --faults, -o and --seed do not go with 'conformance'")
+                         "--byzantine, --faults and -o do not go with 'conformance'")
+    if args.seed is not None and args.seed < 1:
+        raise UsageError(f"--seed {args.seed}: a case's seeds are 1 and up")
     command = args.peer[0]
     html_path = Path(args.html) if args.html else None
     if html_path is not None and not html_path.parent.is_dir():
         raise UsageError(f"--html {args.html}: there is no folder {html_path.parent}")
     with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:
         task = progress.add_task("conformance cases", total=len(cases))
-        results = conf.run_all(cases, command, progress=lambda _: progress.advance(task))
+        # --seed S replays each case on that seed alone (what a failed case's report says to run).
+        results = conf.run_all(cases, command, progress=lambda _: progress.advance(task), seed=args.seed)
     if html_path is not None:
         try:
             html_path.write_text(conf.to_html(results, command), encoding="utf-8")
@@ -47,3 +53,34 @@ def run_conformance(args: argparse.Namespace) -> int:
         if html_path is not None:
             print(f"report written to {html_path}")
     return 0 if all(r.passed for r in results) else 1
+
+
+def _run_mutants(args: argparse.Namespace, cases: list[conf.Case]) -> int:
+    """Every one-flaw mutant of our peer against the cases (in order, until one catches it): what
+    catches each, and the score per layer."""
+    from p2pcards.harness import conformance_mutants as cm
+
+    if args.peer or args.html or args.seed is not None:
+        raise UsageError("--mutants runs our own peer's mutants: --peer, --seed and --html do not go with it")
+    # Attacks and cheaters first: most flaws show there, and a mutant is run only until a case catches
+    # it (the order changes which case is named, never whether one is).
+    order = ("5", "4", "2", "3", "6", "1", "7")
+    playing = sorted(cases, key=lambda c: order.index(c.id.split(".")[0]) if c.id[0] in order else len(order))
+    with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:
+        task = progress.add_task("mutants", total=len(cm.MUTANTS))
+        results = cm.run_mutants(playing, progress=lambda _: progress.advance(task))
+    table = cm.score(results)
+    if args.json:
+        print_json({
+            "mutants": [{"name": r.mutant.name, "layer": r.mutant.layer, "flaw": r.mutant.flaw,
+                         "caught_by": r.caught_by, "detail": r.detail} for r in results],
+            "score": {layer: {"caught": c, "mutants": n} for layer, (c, n) in table.items()},
+        })
+        return 0
+    for r in results:
+        verdict = f"caught by {r.caught_by}" if r.caught_by else f"SURVIVED {len(r.cases)} cases"
+        print(shown(f"{r.mutant.layer:<6} {r.mutant.name:<26} {verdict:<22} {r.mutant.flaw}", 400))
+    print()
+    for layer, (caught, n) in table.items():
+        print(f"{layer:<6} {caught} of {n} caught ({100 * caught // n}%)")
+    return 0

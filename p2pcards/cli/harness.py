@@ -111,6 +111,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="with 'conformance': run only this case, or every case under it (4.2 runs 4.2.1, 4.2.2, ...)",
     )
     p.add_argument("--list", action="store_true", help="with 'conformance': list the cases and run none")
+    p.add_argument("--mutants", action="store_true",
+                   help="with 'conformance': run the cases against one-flaw mutants of our own peer instead "
+                   "of --peer, and print what catches each and the score per layer")
     p.add_argument("--html", metavar="FILE", help="with 'conformance': also write the report as a web page")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.set_defaults(run=run)
@@ -158,8 +161,8 @@ def run(args: argparse.Namespace) -> int:
         from p2pcards.cli.conformance import run_conformance
 
         return run_conformance(args)
-    if args.case or args.list or args.html:
-        raise UsageError("--case, --list and --html go with 'p2pcards harness conformance'")
+    if args.case or args.list or args.html or args.mutants:
+        raise UsageError("--case, --list, --mutants and --html go with 'p2pcards harness conformance'")
     if args.game not in GAMES:
         raise UsageError(f"unknown game {args.game!r}; the games are: {', '.join(GAMES)}")
     if args.seeds <= 0:
@@ -231,32 +234,38 @@ def write_journals(folder: Path, game: str, report: GameReport) -> None:
 
 
 def _print(args: argparse.Namespace, summary: dict[str, Any], reports: list[GameReport]) -> None:
-    print(
+    _say(
         f"{args.game}, {args.peers} peers, faults: {args.faults}, byzantine: {args.byzantine or 'none'}, "
         f"dealer: {args.dealer}"
     )
     for spec in args.peer:
         seat, _, command = spec.partition("=")
-        print(f"  seat {seat} run by: {command.strip()}")
-    print(f"  games played                     {summary['games']}")
-    print(f"  finished                         {summary['finished']}")
-    print(f"  honest replicas agree            {summary['agree']} of {summary['games']} games")
+        _say(f"  seat {seat} run by: {command.strip()}")
+    _say(f"  games played                     {summary['games']}")
+    _say(f"  finished                         {summary['finished']}")
+    _say(f"  honest replicas agree            {summary['agree']} of {summary['games']} games")
     named = ", ".join(f"{k} ({v})" for k, v in summary["faults_named"].items()) or "none"
-    print(f"  verdicts reached                 {named}")
-    print(f"  hands dealt again after verdicts {summary['void_hands']}")
-    print(f"  sealed hands lost                {summary['sealed_hands_lost']}")
-    print(f"  honest seats named cheaters      {summary['honest_convicted']}")
+    _say(f"  verdicts reached                 {named}")
+    _say(f"  hands dealt again after verdicts {summary['void_hands']}")
+    _say(f"  sealed hands lost                {summary['sealed_hands_lost']}")
+    _say(f"  honest seats named cheaters      {summary['honest_convicted']}")
     if "leave" in args.faults or "return" in args.byzantine:
-        print(f"  hands played after a seat left   {summary['hands_after_leave']}")
-        print(f"  returns admitted                 {summary['returns_admitted']}")
-    print(f"  frames refused                   {summary['refused_frames']}")
-    print(f"  crashes of honest peers          {summary['honest_crashes']}")
-    print(f"  time                             {summary['seconds']} s")
+        _say(f"  hands played after a seat left   {summary['hands_after_leave']}")
+        _say(f"  returns admitted                 {summary['returns_admitted']}")
+    _say(f"  frames refused                   {summary['refused_frames']}")
+    _say(f"  crashes of honest peers          {summary['honest_crashes']}")
+    _say(f"  time                             {summary['seconds']} s")
     for r in reports:
         if not r.passed:
-            print(f"  FAILED seed {r.seed}: {'; '.join(r.problems)}  (replay: --seed {r.seed})")
+            _say(f"  FAILED seed {r.seed}: {'; '.join(r.problems)}  (replay: --seed {r.seed})")
     if not summary["failed_seeds"]:
-        print("  all games passed")
+        _say("  all games passed")
+
+
+def _say(line: str) -> None:
+    # A line may quote a piped program (its stderr, a verdict kind it reported): every one goes through
+    # the one sanitizer, so nothing a program wrote can act on the terminal.
+    print(shown(line, 4_000))
 
 
 def _fuzz(args: argparse.Namespace, seeds: list[int]) -> int:

@@ -38,3 +38,8 @@ def run(args: argparse.Namespace) -> int:
     except PipeError as exc:
         print(f"p2pcards peer: the harness pipe broke its rules: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return 0  # the harness went away in mid-answer: there is nobody left to answer
+    except Exception as exc:  # one line for the harness's report, never a traceback
+        print(f"p2pcards peer: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1

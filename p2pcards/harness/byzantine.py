@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from p2pcards import deal
+from p2pcards.deal.keys import hand_key_from_secret
 from p2pcards.games import ActionError, HandState
 from p2pcards.games.cards import card_text
 from p2pcards.games.rng import Rng
@@ -27,9 +29,14 @@ BEHAVIOURS: tuple[str, ...] = (
     "renege",  # a card that breaks follow-suit, which only the audit can see (Spades, Azi)
     "wrong-head",  # an action bound to a head that is not the log's
     "withhold",  # never sends its shares
+    "bad-key-proof",  # a hand key revealed with a corrupted proof of knowledge
+    "wrong-key",  # reveals, with a valid proof, another hand key than the one it committed to
     "foreign",  # replays a message from another game
     "malformed",  # frames that are not messages at all
     "oversized",  # a frame larger than any message may be
+    "forged",  # a message of its own whose signature does not verify
+    "unknown-kind",  # a signed message of a kind that does not exist
+    "kind-too-large",  # a signed message over its kind's size limit (but within the frame limit)
     "nested",  # catch-up answers nested a thousand deep, padded to the size limit
     "future-flood",  # large signed messages for steps far ahead, as many as it likes
     "catchup-flood",  # the same catch-up request, again and again, to make the others send the game
@@ -57,6 +64,8 @@ EXPECTED_FAULT: dict[str, tuple[str, ...]] = {
     "renege": ("renege", "illegal-action"),  # caught at once where the hand's public cards already show it
     "wrong-head": ("silent",),
     "withhold": ("silent",),
+    "bad-key-proof": ("bad-proof",),
+    "wrong-key": ("bad-proof",),
     "zero-key": ("bad-message",),
     "escapes": ("illegal-action",),
     "late-equivocate": ("equivocation",),
@@ -69,6 +78,9 @@ REFUSED: frozenset[str] = frozenset(
         "foreign",
         "malformed",
         "oversized",
+        "forged",
+        "unknown-kind",
+        "kind-too-large",
         "nested",
         "future-flood",
         "catchup-flood",
@@ -83,7 +95,9 @@ for them (nothing they send is a step of the log) and the game goes on."""
 ACCIDENTS: frozenset[str] = frozenset({"rollback", "return"})
 """Behaviours of an honest seat that crashes or leaves: nobody may be named a cheater."""
 
-FRAME_ATTACKS = ("foreign", "malformed", "oversized")
+FRAME_ATTACKS = ("foreign", "malformed", "oversized", "forged", "unknown-kind", "kind-too-large")
+PREPARED_ATTACKS = ("foreign", "forged", "unknown-kind", "kind-too-large")
+"""Frame attacks whose one message the harness prepares before the game (``run._attack_message``)."""
 """Behaviours that send frames that are not messages of this game at all (a network attacker)."""
 
 
@@ -151,11 +165,18 @@ class ByzantineTable(Table):
     def _signed(self, kind: str, body: Any, *, step: int, prev: bytes) -> bytes:
         b = self.behaviour
         if not self.cheated and kind not in ("catchup_request", "catchup_response", "evidence"):
-            if (b == "bad-proof" and kind == "shuffle") or (
-                b == "bad-share" and kind == "share" and isinstance(body, dict) and body.get("shares")
+            if (
+                (b == "bad-proof" and kind == "shuffle")
+                or (b == "bad-share" and kind == "share" and isinstance(body, dict) and body.get("shares"))
+                or (b == "bad-key-proof" and kind == "key_reveal")
             ):
                 self.cheated = True
                 body = _corrupt(body, self.rng)
+            elif b == "wrong-key" and kind == "key_reveal" and self.attempt is not None:
+                self.cheated = True
+                ctx = deal.Context(game_id=self.game_id, hand=self.attempt.hand, seat=self.seat, step=step)
+                wrong = hand_key_from_secret(1 + self.rng.below(1 << 30))
+                body = deal.announce_key(ctx, wrong).to_wire()
             elif b == "wrong-head" and kind == "action":
                 self.cheated = True
                 prev = bytes(32)
@@ -467,7 +488,7 @@ class ByzantineTable(Table):
 
 def frame_attack(behaviour: str, foreign: bytes) -> bytes:
     """The payload a frame-level attacker sends."""
-    if behaviour == "foreign":
+    if behaviour in PREPARED_ATTACKS:
         return foreign
     if behaviour == "malformed":
         return b"\x93\x01\x02"  # a msgpack array that is no signed message

@@ -15,17 +15,23 @@ from __future__ import annotations
 
 import html
 import json
+import shlex
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from p2pcards.deal import DealError
+from p2pcards.deal.keys import KeyAnnouncement
 from p2pcards.harness.pipe_table import PeerFailed, PipeTable
 from p2pcards.harness.run import WEAK_KEY, GameReport, _identity_seeds, run_game
 from p2pcards.table.genesis import make_genesis
-from p2pcards.wire import encode, key_from_seed, public_bytes
+from p2pcards.text import shown
+from p2pcards.wire import SignedMessage, WireError, encode, key_from_seed, public_bytes
 
 SEEDS = (1, 2, 3, 4, 5)
+SHOWN_LINE = 4_000
+"""The longest line of the text report (a detail with the program's last words fits)."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,10 @@ CASES: tuple[Case, ...] = (
              byzantine=((1, "bad-proof"),)),
     _convict("4.2.2", "a corrupted decryption share", "bad-proof or bad-message", peers=4,
              byzantine=((1, "bad-share"),)),
+    _convict("4.2.3", "a hand key revealed with a corrupted proof", "bad-proof",
+             byzantine=((1, "bad-key-proof"),)),
+    _convict("4.2.4", "a hand key revealed that is not the one committed to", "bad-proof",
+             byzantine=((1, "wrong-key"),)),
     _convict("4.3.1", "a move the rules forbid", "illegal-action", game="azi",
              byzantine=((1, "illegal"),), dealer="seeded"),
     _convict("4.3.2", "a card that breaks follow-suit, seen only at the audit", "renege or illegal-action",
@@ -166,6 +176,9 @@ CASES: tuple[Case, ...] = (
             (1, 1, "foreign", "a message of another game", "another game"),
             (1, 2, "malformed", "frames that are not messages", "malformed"),
             (1, 3, "oversized", "a frame over the size limit", "closed"),
+            (1, 4, "forged", "a message whose signature does not verify", "bad signature"),
+            (1, 5, "unknown-kind", "a signed message of a kind that does not exist", "unknown kind"),
+            (1, 6, "kind-too-large", "a signed message over its kind's size limit", "too large"),
             (2, 1, "nested", "catch-up answers nested a thousand deep", "nested"),
             (2, 2, "future-flood", "large signed messages for steps far ahead", None),
             (2, 3, "catchup-flood", "the same catch-up request again and again", None),
@@ -179,6 +192,10 @@ CASES: tuple[Case, ...] = (
     Case("5.3.4", "three seats of four vote the program silent at steps it played",
          "never convict anyone for them: a majority may go on without a seat, never make it a cheater",
          game="spades", peers=4, byzantine=tuple((s, "frame-majority") for s in (1, 2, 3)), dealer="seeded"),
+    Case("5.3.5", "two seats of four vote another seat silent at steps it played",
+         "keep the votes but take no decision from two of four (half is no majority, SPEC §6.5), name "
+         "nobody, and finish", game="spades", peers=4, under=(3,),
+         byzantine=((1, "frame-majority"), (2, "frame-majority")), dealer="seeded"),
     # 6 Accidents of other seats: nobody may be named.
     Case("6.1.1", "another seat restarts from an old copy of its journal",
          "name nobody and finish in agreement", game="spades", peers=4, byzantine=((2, "rollback"),)),
@@ -205,13 +222,29 @@ class CaseResult:
     seed: int | None = None
     seconds: float = 0.0
     games: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    """Why it failed, the root cause first (``detail`` joins them)."""
+    program: list[dict[str, Any]] = field(default_factory=list)
+    """What the program did in each of its seats, as the harness saw it at the end of the failing game:
+    ``seat``, ``step``, ``over``, ``abandoned``, ``sealed``, ``moves``, ``verdicts`` (each with its
+    message), ``last`` (the last command and its answer) and ``stderr`` (its end, raw)."""
+    command: str = ""
+
+    @property
+    def replay(self) -> str:
+        """The command that plays this case alone again (on the seed that failed, if it had one)."""
+        seed = "" if self.seed is None else f" --seed {self.seed}"
+        return f"p2pcards harness conformance --peer {shlex.quote(self.command)} --case {self.case.id}{seed}"
 
     def to_dict(self) -> dict[str, Any]:
         return self.case.describe() | {
             "passed": self.passed,
             "detail": self.detail,
+            "problems": self.problems,
             "seed": self.seed,
             "seconds": round(self.seconds, 2),
+            "replay": self.replay,
+            "program": self.program,
             "games": self.games,
         }
 
@@ -223,33 +256,41 @@ def select(cases: Iterable[Case], patterns: list[str]) -> list[Case]:
     return [c for c in cases if any(c.id == p or c.id.startswith(p.rstrip(".") + ".") for p in patterns)]
 
 
-def run_case(case: Case, command: str) -> CaseResult:
+def run_case(case: Case, command: str, seed: int | None = None) -> CaseResult:
+    """Play ``case`` with ``command`` in its seats: on each of its seeds in turn until one shows the
+    scenario, or on ``seed`` alone (a replay)."""
     started = time.perf_counter()
     try:
         if case.genesis_edit is not None:
             result = _run_genesis_case(case, command)
         else:
-            result = _run_game_case(case, command)
+            result = _run_game_case(case, command, case.seeds if seed is None else (seed,))
     except PeerFailed as exc:
         result = CaseResult(case, False, f"the program failed: {exc}")
     result.seconds = time.perf_counter() - started
+    result.command = command
+    if not result.passed and not result.problems:
+        result.problems = [result.detail]
     return result
 
 
 def run_all(
-    cases: list[Case], command: str, progress: Callable[[CaseResult], None] | None = None
+    cases: list[Case],
+    command: str,
+    progress: Callable[[CaseResult], None] | None = None,
+    seed: int | None = None,
 ) -> list[CaseResult]:
     results = []
     for case in cases:
-        results.append(run_case(case, command))
+        results.append(run_case(case, command, seed))
         if progress is not None:
             progress(results[-1])
     return results
 
 
-def _run_game_case(case: Case, command: str) -> CaseResult:
+def _run_game_case(case: Case, command: str, seeds: tuple[int, ...]) -> CaseResult:
     games: list[dict[str, Any]] = []
-    for seed in case.seeds:
+    for seed in seeds:
         report = run_game(
             case.game,
             peers=case.peers,
@@ -264,17 +305,143 @@ def _run_game_case(case: Case, command: str) -> CaseResult:
             probe_illegal=case.probe_illegal,
         )
         games.append(report.to_dict() | {"refusals": {str(s): r for s, r in report.refusals.items()}})
-        problems = report.problems + _refusal_problems(case, report)
+        problems = (
+            [p for p in report.problems if _piped(p)]
+            + _program_problems(case, report)
+            + [p for p in report.problems if not _piped(p)]
+            + _refusal_problems(case, report)
+        )
         if problems:
-            return CaseResult(case, False, "; ".join(problems), seed, games=games)
+            return CaseResult(case, False, "; ".join(problems), seed, games=games, problems=problems,
+                              program=_program_trace(case, report))
         unreached = _unreached(case, report)
         if not unreached:
             return CaseResult(case, True, _what_happened(case, report), seed, games=games)
         games[-1]["unreached"] = unreached
     return CaseResult(
-        case, False, f"the scenario never came about in seeds {', '.join(map(str, case.seeds))}: "
+        case, False, f"the scenario never came about in seeds {', '.join(map(str, seeds))}: "
         f"{games[-1]['unreached']}", games=games,
     )
+
+
+def _program_trace(case: Case, report: GameReport) -> list[dict[str, Any]]:
+    trace = []
+    for seat in case.under:
+        end = report.ends.get(seat)
+        if end is None:
+            continue
+        trace.append({
+            "seat": seat,
+            "step": end.step,
+            "over": end.over,
+            "abandoned": end.abandoned,
+            "sealed": end.sealed,
+            "moves": end.moves,
+            "verdicts": [
+                {"seat": s, "kind": k, "step": step, "message": m} for s, k, step, m in end.verdicts
+            ],
+            "last": end.last,
+            "stderr": end.stderr,
+        })
+    return trace
+
+
+def _piped(problem: str) -> bool:
+    """Whether a problem is the program's own failure (the pipe broken, an error, an illegal move
+    taken): the root cause of whatever else went wrong, so it comes first."""
+    head = problem.split(":")[0]
+    return head.startswith("seat ") and "(piped)" in head
+
+
+def _program_problems(case: Case, report: GameReport) -> list[str]:
+    """What a correct implementation in the program's seats does in every game it is asked to play,
+    judged against our replicas at the same table (HARNESS.md §5): it played (at least one move of its
+    own), it ended as they did (over, not by its own word, unless they did too), it was never voted out
+    nor named by them (unless the case takes it away), it holds the same sealed hands and the same
+    digest, and it names exactly the seats they name, with the kinds they name them with."""
+    ours = {s: e for s, e in report.ends.items() if not e.piped}
+    problems: list[str] = []
+    for seat in case.under:
+        end = report.ends.get(seat)
+        if end is None:
+            continue
+        who = f"seat {seat} (the program)"
+        if end.moves == 0:
+            problems.append(f"{who} made no move of its own in the whole game")
+        reused = _reused_keys(report.journals.get(seat, []), seat)
+        if reused:
+            problems.append(f"{who} revealed again, for a later deal, a hand key it had revealed before "
+                            f"({reused} of its keys): a key is fresh for every hand and attempt (DEAL.md)")
+        if not ours:
+            # Every other seat frames it (5.3.4): it cannot finish, and must have said who went on.
+            framers = sorted(s for s, b in case.byzantine if b == "frame-majority")
+            if not end.over and not any(set(framers) <= set(t) for t in end.told):
+                problems.append(f"{who} neither finished nor said that seats {framers} went on without it")
+            if end.abandoned:
+                problems.append(f"{who} says it ended the match by its own word (abandoned)")
+            continue
+        union = set().union(*(set(e.named) for e in ours.values()))
+        common = set.intersection(*(set(e.named) for e in ours.values()))
+        named = set(end.named)
+        missed = {(s, k) for s, k in common - named if s != seat}  # ours voting it out is below
+        if missed:
+            problems.append(f"{who} never named {_named_text(missed)}, as our replicas did")
+        if not named <= union:
+            problems.append(f"{who} named {_named_text(named - union)}, which none of our replicas did")
+        ends = {(e.over, e.abandoned, e.stopped) for e in ours.values()}
+        if len(ends) == 1:
+            (want,) = ends
+            if (end.over, end.abandoned, end.stopped) != want:
+                problems.append(
+                    f"{who} ended {_end_text(end.over, end.abandoned, end.stopped)}; our replicas ended "
+                    f"{_end_text(*want)}"
+                )
+        named_it = sorted({f"{k} (by seat {s})" for s, e in ours.items() for (x, k) in e.named if x == seat})
+        if named_it and seat != case.away_seat:
+            problems.append(f"our replicas named {who}: {', '.join(named_it)}")
+        out_by = sorted(s for s, e in ours.items() if seat in e.out)
+        if out_by:
+            problems.append(f"{who} is out of the last hand for our replicas (seats {out_by}): it did not "
+                            "play to the end")
+        sealed = max(e.sealed for e in ours.values())
+        if end.sealed != sealed:
+            problems.append(f"{who} holds {end.sealed} hands sealed; our replicas {sealed}")
+        digests = {e.digest for e in ours.values() if not e.abandoned}
+        if len(digests) == 1 and not end.abandoned and end.digest not in digests:
+            problems.append(f"{who}'s table digest {end.digest.hex()[:16]}… is not our replicas' "
+                            f"{next(iter(digests)).hex()[:16]}…")
+    return problems
+
+
+def _reused_keys(journal: list[bytes], seat: int) -> int:
+    """How many of ``seat``'s revealed hand keys in its journal repeat an earlier one (0: all fresh):
+    the harness sees every key the program revealed, so it need not trust it to draw new ones."""
+    seen: set[bytes] = set()
+    repeats = 0
+    for payload in journal:
+        try:
+            m = SignedMessage.from_bytes(payload)
+            if m.envelope.kind != "key_reveal" or m.envelope.seat != seat:
+                continue
+            public = KeyAnnouncement.from_wire(m.envelope.body).public.encode()
+        except (WireError, DealError, TypeError, ValueError):
+            continue  # what it journaled is judged elsewhere; only keys are counted here
+        if public in seen:
+            repeats += 1
+        seen.add(public)
+    return repeats
+
+
+def _end_text(over: bool, abandoned: bool, stopped: tuple[int, str] | None) -> str:
+    if stopped is not None:
+        return f"stopped (seat {stopped[0]} {stopped[1]})"
+    if abandoned:
+        return "the match by its own word (abandoned)"
+    return "the match over" if over else "with the match unfinished"
+
+
+def _named_text(named: set[tuple[int, str]]) -> str:
+    return ", ".join(f"seat {s} {k}" for s, k in sorted(named))
 
 
 def _refusal_problems(case: Case, report: GameReport) -> list[str]:
@@ -289,6 +456,11 @@ def _refusal_problems(case: Case, report: GameReport) -> list[str]:
             problems.append(
                 f"seat {seat} (piped) never refused seat {attacker}'s frames as {case.refusal!r}: {got}"
             )
+        closes = said.get(f"{attacker}:closed", 0)
+        if case.refusal == "closed" and closes > 1:
+            # One frame broke the stream; the bytes after it open a new connection (WIRE.md §3).
+            problems.append(f"seat {seat} (piped) closed seat {attacker}'s connection {closes} times for one "
+                            "bad frame: a closed stream is not read again, the next bytes open a new one")
     return problems
 
 
@@ -386,12 +558,37 @@ def to_text(results: list[CaseResult], command: str) -> str:
         mark = "pass" if r.passed else "FAIL"
         lines.append(f"{r.case.id:<7} {mark}  {r.case.title:<{width}}  {r.seconds:5.1f} s")
         if not r.passed:
-            lines.append(f"{'':9}must: {r.case.must}")
-            lines.append(f"{'':9}{r.detail}")
+            lines += _failure_lines(r)
     s = summary(results, command)
     failed = f"; failed: {', '.join(s['failed'])}" if s["failed"] else ""
     lines += ["", f"{s['passed']} of {s['cases']} cases passed{failed}"]
-    return "\n".join(lines)
+    # A detail quotes the program (its stderr, an error's reason, a verdict's kind): every line goes
+    # through the one sanitizer, so nothing it wrote can act on the terminal the report is read on.
+    return "\n".join(shown(line, SHOWN_LINE) for line in lines)
+
+
+def _failure_lines(r: CaseResult) -> list[str]:
+    """Under a failed case: what it demanded, why it failed (the root cause first), what the program
+    did, how to play it again alone, and the end of the program's standard error."""
+    pad = " " * 9
+    seed = "" if r.seed is None else f", seed {r.seed}"
+    lines = [f"{pad}must: {r.case.must}", f"{pad}set-up: {_setup_line(r.case)}{seed}", f"{pad}why:"]
+    lines += [f"{pad}  {i}. {problem}" for i, problem in enumerate(r.problems or [r.detail], 1)]
+    for p in r.program:
+        end = "over" if p["over"] else "not over"
+        if p["abandoned"]:
+            end += ", abandoned by its own word"
+        lines.append(f"{pad}the program in seat {p['seat']}: at step {p['step']}, {end}, {p['sealed']} hands "
+                     f"sealed, {p['moves']} moves of its own")
+        for v in p["verdicts"]:
+            said = f"seat {v['seat']} {v['kind']} at step {v['step']}: {v['message']}"
+            lines.append(f"{pad}  its verdict: {said}")
+        if p["last"]:
+            lines.append(f"{pad}  last command: {p['last']}")
+        if p["stderr"]:
+            lines.append(f"{pad}  its standard error ends: {p['stderr']}")
+    lines.append(f"{pad}replay: {r.replay}")
+    return lines
 
 
 def to_html(results: list[CaseResult], command: str) -> str:

@@ -89,6 +89,8 @@ class Peer:
     sealed_seen: int = 0
     """The most hands this peer ever held sealed: a sealed hand, once held, must never be lost."""
     lost_sealed: bool = False
+    moves: int = 0
+    """Moves of its player that its replica took (across restarts)."""
 
 
 class SimNetwork:
@@ -277,6 +279,7 @@ class SimNetwork:
         except Exception as exc:
             p.errors.append(f"local_action raised {type(exc).__name__}: {exc}")
             return
+        p.moves += 1
         self._carry_out(p, outputs)
 
     def _on_partition(self, side: frozenset[int], until: int) -> None:

@@ -23,7 +23,9 @@ from p2pcards.harness.pipe import (
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, GenesisError
 from p2pcards.table.replica import Table
-from p2pcards.wire import MAX_MESSAGE_SIZE, FrameDecoder, WireError, key_from_seed
+from p2pcards.table.secrets import MASTER, MASTER_SIZE
+from p2pcards.wire import MAX_MESSAGE_SIZE, FrameDecoder, WireError, key_from_seed, public_bytes
+from p2pcards.wire.keys import KEY_SIZE
 
 MakeTable = Callable[..., Table]
 
@@ -97,7 +99,10 @@ class PipePeer:
         elif cmd == "frame":
             self._frame(record)
         elif cmd == "tick":
-            self._carry(self.table.tick(_int(record, "now")))
+            now = _int(record, "now")
+            if now < 0:
+                raise PipeError(f"tick's now is a time in ms from 0, not {now}")
+            self._carry(self.table.tick(now))
         elif cmd == "act":
             self._act(record)
         elif cmd == "return":
@@ -110,6 +115,10 @@ class PipePeer:
         return True
 
     def _start(self, r: dict[str, Any]) -> None:
+        if self.table is not None:
+            # The harness starts a new process for every run of a seat (HARNESS.md §2): a second
+            # start in one process would throw away a replica that may have spoken.
+            raise PipeError("a second start: one run of the program plays one seat, started once")
         if r.get("version") != PIPE_VERSION:
             why = f"pipe version {r.get('version')!r}; this peer speaks {PIPE_VERSION}"
             self._emit({"out": "refused", "reason": why})
@@ -119,27 +128,31 @@ class PipePeer:
         except GenesisError as exc:
             self._emit({"out": "refused", "reason": f"genesis: {exc}"})
             return
-        secrets = r.get("secrets") or {}
-        journal = r.get("journal") or []
-        if not isinstance(secrets, dict) or not isinstance(journal, list):
-            raise PipeError("start's secrets is a map and its journal a list")
+        seat = _seat(r, "seat", len(genesis.seats))
+        identity = key_from_seed(_sized(r, "identity", KEY_SIZE))
+        if public_bytes(identity) != genesis.seats[seat].key:
+            raise PipeError(f"start's identity is not the key of seat {seat} in the genesis")
+        entropy = _sized(r, "entropy", ENTROPY_SIZE)
+        secrets = _secrets(r.get("secrets"))
+        journal = _journal(r.get("journal"))
         self.table = self._make_table(
-            genesis,
-            _int(r, "seat"),
-            key_from_seed(_bytes(r, "identity")),
-            source=_Entropy(_bytes(r, "entropy")),
-            secrets=dict(secrets),
+            genesis, seat, identity, source=_Entropy(entropy), secrets=secrets
         )
         self._carry(self.table.restore(journal) if journal else self.table.start())
 
     def _frame(self, r: dict[str, Any]) -> None:
-        assert self.table is not None
-        peer = _int(r, "from")
+        assert self.table is not None and self.table.seat is not None
+        peer = _seat(r, "from", self.table.n)
+        if peer == self.table.seat:
+            raise PipeError(f"frame's from is another seat than the program's own ({peer})")
         decoder = self._decoders.setdefault(peer, FrameDecoder(MAX_MESSAGE_SIZE))
         try:
             payloads = decoder.feed(_bytes(r, "data"))
         except WireError as exc:
-            # The connection is closed; the next bytes from that peer open a new one.
+            # The frames that came whole before the bad length are intact (WIRE.md §3); then the
+            # connection is closed, and the next bytes from that peer open a new one.
+            for payload in getattr(exc, "frames", []):
+                self._carry(self.table.receive(peer, payload))
             del self._decoders[peer]
             self._emit({"out": "close", "peer": peer, "reason": str(exc)})
             return
@@ -154,6 +167,58 @@ class PipePeer:
             self._emit({"out": "refused", "reason": str(exc)})
             return
         self._carry(outputs)
+
+
+ENTROPY_SIZE = 32
+MAX_TEXT = 4_096
+"""The longest action text taken from the harness (the longest legal one is a few dozen characters)."""
+
+
+def _seat(r: dict[str, Any], key: str, n: int) -> int:
+    v = _int(r, key)
+    if not 0 <= v < n:
+        raise PipeError(f"{r.get('cmd')}'s {key} is a seat of the table, 0 to {n - 1}, not {v}")
+    return v
+
+
+def _sized(r: dict[str, Any], key: str, size: int) -> bytes:
+    v = _bytes(r, key)
+    if len(v) != size:
+        raise PipeError(f"{r.get('cmd')}'s {key} is {size} bytes, not {len(v)}")
+    return v
+
+
+def _secrets(value: Any) -> dict[str, bytes]:
+    """``start``'s secrets: a map of text labels to bytes, the master secret 32 bytes (SPEC §12)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise PipeError(f"start's secrets is a map of label to bytes, not {type(value).__name__}")
+    kept: dict[str, bytes] = {}
+    for label, secret in value.items():
+        if not isinstance(label, str) or not isinstance(secret, bytes):
+            raise PipeError(f"start's secrets maps text labels to bytes, not {type(label).__name__} "
+                            f"to {type(secret).__name__}")
+        kept[label] = secret
+    master = kept.get(MASTER)
+    if master is not None and len(master) != MASTER_SIZE:
+        raise PipeError(f"start's secrets: {MASTER!r} is {MASTER_SIZE} bytes, not {len(master)}")
+    return kept
+
+
+def _journal(value: Any) -> list[bytes]:
+    """``start``'s journal: a list of messages (bytes), none longer than a message may be."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise PipeError(f"start's journal is a list of messages, not {type(value).__name__}")
+    for i, payload in enumerate(value):
+        if not isinstance(payload, bytes):
+            raise PipeError(f"start's journal holds messages as bytes; entry {i} is {type(payload).__name__}")
+        if len(payload) > MAX_MESSAGE_SIZE:
+            raise PipeError(f"start's journal entry {i} is {len(payload)} bytes, over the "
+                            f"{MAX_MESSAGE_SIZE}-byte limit of a message")
+    return list(value)
 
 
 def _int(r: dict[str, Any], key: str) -> int:
@@ -174,6 +239,8 @@ def _text(r: dict[str, Any], key: str) -> str:
     v = r.get(key)
     if not isinstance(v, str):
         raise PipeError(f"{r.get('cmd')}'s {key} is text")
+    if len(v) > MAX_TEXT:
+        raise PipeError(f"{r.get('cmd')}'s {key} is at most {MAX_TEXT} characters, not {len(v)}")
     return v
 
 

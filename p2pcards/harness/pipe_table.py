@@ -8,18 +8,22 @@ program is started with ``start``'s secrets and journal, so a crash is a kill an
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import selectors
 import shlex
+import shutil
+import signal
 import subprocess
+import sys
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from p2pcards.games import ActionError
 from p2pcards.harness.pipe import (
     LENGTH,
-    MAX_RECORD,
     PIPE_VERSION,
     PipeError,
     Status,
@@ -31,13 +35,27 @@ from p2pcards.harness.pipe import (
 )
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
+from p2pcards.wire import MAX_MESSAGE_SIZE
 
 ANSWER_SECONDS = 60
-"""How long the program may take over one answer (a shuffle proof of a slow implementation)."""
+"""How long the program may take over one command: taking it (a write to its standard input) and
+answering it (a shuffle proof of a slow implementation), in all."""
+STOP_SECONDS = 3
+"""How long a program told to stop may take to exit before it is killed."""
 STDERR_KEPT = 4_000
+STDERR_SHOWN = 600
 MAX_ANSWER_RECORDS = 100_000
 """The most outputs one answer may hold (a catch-up answer holds a few hundred): past it, the program
 is taken to be babbling, and its answer is refused rather than held in memory without end."""
+MAX_OUTPUT_RECORD = MAX_MESSAGE_SIZE + 64 * 1024
+"""The largest record the program may write: a ``send`` of the largest message, with room to spare
+(the harness's own records may be larger: a restored seat's journal travels in one ``start``)."""
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+"""The most bytes one answer may take (ours: under 1 MiB, a catch-up answer after a restart)."""
+MAX_RUN_BYTES = 512 * 1024 * 1024
+"""The most bytes one run of the program may write on its standard output (ours: a few MiB for the
+longest case)."""
+SUPERVISOR = Path(__file__).with_name("pipe_supervisor.py")
 
 
 class PeerFailed(Exception):
@@ -57,80 +75,142 @@ class _Stopped:
 
 
 class PipeProcess:
-    """One run of the program: records in, records out, its standard error kept for the report."""
+    """One run of the program: records in, records out, its standard error kept for the report.
+
+    Every write to the program and every read from it is under the command's deadline, and the bytes
+    it may write are bounded per record, per answer and per run; the program runs under a supervisor
+    (``pipe_supervisor``) that ends every process it started when its run ends."""
 
     def __init__(self, command: str, *, answer_seconds: float | None = None) -> None:
         self.command = command
         self.answer_seconds = ANSWER_SECONDS if answer_seconds is None else answer_seconds
         try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise PeerFailed(f"cannot start {command!r}: {exc}") from exc
+        if not argv or shutil.which(argv[0]) is None:
+            raise PeerFailed(f"cannot start {command!r}: no such program")
+        try:
             self.proc = subprocess.Popen(
-                shlex.split(command),
+                [sys.executable, "-I", "-S", str(SUPERVISOR), str(os.getpid()), *argv],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
+                start_new_session=True,
             )
         except OSError as exc:
             raise PeerFailed(f"cannot start {command!r}: {exc}") from exc
-        assert self.proc.stdout is not None and self.proc.stderr is not None
+        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
+        self._in_fd = self.proc.stdin.fileno()
         self._out_fd = self.proc.stdout.fileno()
         self._err_fd = self.proc.stderr.fileno()
-        os.set_blocking(self._out_fd, False)
-        os.set_blocking(self._err_fd, False)
+        for fd in (self._in_fd, self._out_fd, self._err_fd):
+            os.set_blocking(fd, False)
         self._buffer = bytearray()
         self._records: deque[dict[str, Any]] = deque()
         self.stderr = bytearray()
+        self.read_bytes = 0
+        """Every byte the program wrote on its standard output in this run."""
+        self.largest_answer = 0
+        self._answer_bytes = 0
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._out_fd, selectors.EVENT_READ, "out")
         self._selector.register(self._err_fd, selectors.EVENT_READ, "err")
+        self._writing = False
+
+    def exchange(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """Send one command and return its answer: every record up to and including ``done``, all
+        within ``answer_seconds``."""
+        deadline = _now() + self.answer_seconds
+        self._write(pack(record), deadline)
+        return self._answer(deadline)
 
     def send(self, record: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
+        """Send a command that is not answered (``stop``), within ``answer_seconds``."""
+        self._write(pack(record), _now() + self.answer_seconds)
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        self._selector.register(self._in_fd, selectors.EVENT_WRITE, "in")
+        self._writing = True
         try:
-            self.proc.stdin.write(pack(record))
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
-            raise PeerFailed(f"the program is gone ({self._exit()}){self._stderr_tail()}") from exc
+            while view:
+                # Reading on meanwhile: a program that writes before it reads must not block on a
+                # full pipe while the harness waits for it to read.
+                for key in self._wait(deadline, "take a command"):
+                    if key.data != "in":
+                        self._read(key)
+                        continue
+                    try:
+                        n = os.write(self._in_fd, view)
+                    except BlockingIOError:
+                        continue
+                    except OSError as exc:  # BrokenPipeError above all: it stopped reading for good
+                        gone = f"the program is gone ({self._exit()}){self._stderr_tail()}"
+                        raise PeerFailed(gone) from exc
+                    view = view[n:]
+        finally:
+            self._selector.unregister(self._in_fd)
+            self._writing = False
 
-    def answer(self) -> list[dict[str, Any]]:
-        """Every record up to and including ``done``, within ``answer_seconds`` in all."""
-        import time  # a bound on a real process's answer, never part of a simulated run's outcome
-
-        deadline = time.monotonic() + self.answer_seconds
+    def _answer(self, deadline: float) -> list[dict[str, Any]]:
+        self._answer_bytes = len(self._buffer)
         records: list[dict[str, Any]] = []
         while len(records) < MAX_ANSWER_RECORDS:
-            record = self._next(deadline)
+            while not self._records:
+                for key in self._wait(deadline, "answer"):
+                    self._read(key)
+            record = self._records.popleft()
             records.append(record)
             if record.get("out") == "done":
+                self.largest_answer = max(self.largest_answer, self._answer_bytes)
                 return records
         raise PeerFailed(f"an answer of over {MAX_ANSWER_RECORDS} records without done")
 
-    def _next(self, deadline: float) -> dict[str, Any]:
-        import time
-
-        while not self._records:
-            left = deadline - time.monotonic()
-            if left <= 0:
+    def _wait(self, deadline: float, what: str) -> list[selectors.SelectorKey]:
+        left = deadline - _now()
+        events = self._selector.select(left) if left > 0 else []
+        if not events:
+            if what == "answer":
                 raise PeerFailed(f"no answer within {self.answer_seconds} s{self._stderr_tail()}")
-            events = self._selector.select(left)
-            for key, _ in events:
-                chunk = os.read(key.fd, 1 << 16)
-                if key.data == "err":
-                    self.stderr += chunk
-                    del self.stderr[:-STDERR_KEPT]
-                    if not chunk:
-                        self._selector.unregister(key.fd)
-                    continue
-                if not chunk:
-                    raise PeerFailed(f"the program ended in mid-answer ({self._exit()}){self._stderr_tail()}")
-                self._buffer += chunk
-                self._split()
-        return self._records.popleft()
+            raise PeerFailed(
+                f"the program took no command within {self.answer_seconds} s (it does not read its "
+                f"standard input){self._stderr_tail()}"
+            )
+        return [key for key, _ in events]
+
+    def _read(self, key: selectors.SelectorKey) -> None:
+        try:
+            chunk = os.read(key.fd, 1 << 16)
+        except BlockingIOError:
+            return
+        if key.data == "err":
+            self.stderr += chunk
+            del self.stderr[:-STDERR_KEPT]
+            if not chunk:
+                self._selector.unregister(key.fd)
+            return
+        if not chunk:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=1)  # its supervisor is ending what it left behind
+            raise PeerFailed(f"the program ended in mid-answer ({self._exit()}){self._stderr_tail()}")
+        self.read_bytes += len(chunk)
+        self._answer_bytes += len(chunk)
+        if self._answer_bytes > MAX_ANSWER_BYTES:
+            raise PeerFailed(f"an answer of over {MAX_ANSWER_BYTES} bytes (the bound of one answer)")
+        if self.read_bytes > MAX_RUN_BYTES:
+            raise PeerFailed(f"over {MAX_RUN_BYTES} bytes written in one run (the bound of a run)")
+        self._buffer += chunk
+        self._split()
 
     def _split(self) -> None:
         while len(self._buffer) >= LENGTH.size:
             (size,) = LENGTH.unpack(self._buffer[: LENGTH.size])
-            if size > MAX_RECORD:
-                raise PeerFailed(f"the program announced a record of {size} bytes (limit {MAX_RECORD})")
+            if size > MAX_OUTPUT_RECORD:
+                raise PeerFailed(
+                    f"the program announced a record of {size} bytes (the bound of one record is "
+                    f"{MAX_OUTPUT_RECORD})"
+                )
             if len(self._buffer) < LENGTH.size + size:
                 return
             body = bytes(self._buffer[LENGTH.size : LENGTH.size + size])
@@ -146,32 +226,43 @@ class PipeProcess:
 
     def _stderr_tail(self) -> str:
         text = bytes(self.stderr).decode("utf-8", "replace").strip()
-        return f"; its last words: {text[-600:]}" if text else ""
+        return f"; its last words: {text[-STDERR_SHOWN:]}" if text else ""
 
     def close(self) -> None:
         """Say stop, then make sure: a program that lingers is killed."""
         if self.proc.poll() is None:
             try:
-                self.send({"cmd": "stop"})
+                self._write(pack({"cmd": "stop"}), _now() + STOP_SECONDS)
                 self.proc.stdin.close()  # type: ignore[union-attr]
             except (PeerFailed, OSError):
                 pass
-            try:
-                self.proc.wait(timeout=3)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=STOP_SECONDS)
         self.kill()
 
     def kill(self) -> None:
+        """End the run: the supervisor ends the program and everything it started, then itself."""
         if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+            with contextlib.suppress(OSError):
+                self.proc.terminate()
+            try:
+                self.proc.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                # The supervisor itself is stuck: its own process group goes.
+                with contextlib.suppress(OSError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
         self._selector.close()
+
+
+def _now() -> float:
+    import time  # a bound on a real process's answer, never part of a simulated run's outcome
+
+    return time.monotonic()
 
 
 class PipeTable:
@@ -221,6 +312,15 @@ class PipeTable:
         """Messages sent in the answer to a ``start`` the program refused."""
         self.accepted_illegal: list[str] = []
         """Moves the rules forbid that the program took (``probe_illegal``)."""
+        self.sent_before_persist: list[str] = []
+        """Commands in whose answer (or later) the program journaled a message it had already sent."""
+        self._persisted: set[bytes] = set()
+        self._sent_first: set[bytes] = set()
+        """Hashes of what it sent and had not journaled (only looked up, never iterated)."""
+        self.last_command = ""
+        """The last command sent, for the report of a failed case (``frame from 1, 412 bytes``)."""
+        self.last_answer = ""
+        """The kinds of the records of its answer, in order."""
 
     # ------------------------------------------------------------------ the table's interface
 
@@ -228,6 +328,7 @@ class PipeTable:
         return self._begin([])
 
     def restore(self, journal: list[bytes]) -> list[out.Output]:
+        self._persisted.update(hashlib.sha256(p).digest() for p in journal)
         return self._begin(list(journal))
 
     def _begin(self, journal: list[bytes]) -> list[out.Output]:
@@ -332,8 +433,19 @@ class PipeTable:
     def _exchange(self, command: dict[str, Any]) -> list[dict[str, Any]]:
         if self.process is None or self.failed is not None:
             raise PeerFailed(self.failed or "the program is stopped")
-        self.process.send(command)
-        return self.process.answer()
+        if command.get("cmd") == "report":
+            return self.process.exchange(command)  # the judge's question, not the game's last word
+        self.last_command = _command_text(command)
+        self.last_answer = "(no answer)"
+        answer = self.process.exchange(command)
+        self.last_answer = ", ".join(_answer_text(r) for r in answer)
+        return answer
+
+    def stderr_tail(self) -> str:
+        """The end of what the program wrote on its standard error (raw: shown only made safe)."""
+        if self.process is None:
+            return ""
+        return bytes(self.process.stderr).decode("utf-8", "replace").strip()[-STDERR_SHOWN:]
 
     def _fail(self, exc: PeerFailed) -> None:
         if self.failed is None:
@@ -371,8 +483,23 @@ class PipeTable:
                 self.turn = o
                 outputs.append(out.YourTurn(o.hand, None))  # type: ignore[arg-type]
             elif o is not None:
+                self._check_order(o, command)
                 outputs.append(o)
         return outputs
+
+    def _check_order(self, o: out.Output, command: dict[str, Any]) -> None:
+        """SPEC §13 as far as the harness sees it: a message the program journals was not sent before
+        (a send may be journaled never: a catch-up request is not; but not after)."""
+        if isinstance(o, out.Send):
+            digest = hashlib.sha256(o.payload).digest()
+            if digest not in self._persisted:
+                self._sent_first.add(digest)
+        elif isinstance(o, out.Persist):
+            digest = hashlib.sha256(o.payload).digest()
+            self._persisted.add(digest)
+            if digest in self._sent_first and len(self.sent_before_persist) < 5:
+                self._sent_first.discard(digest)
+                self.sent_before_persist.append(_command_text(command))
 
     def _take_status(self, r: dict[str, Any]) -> bool:
         if r.get("out") not in ("done", "report"):
@@ -392,3 +519,25 @@ class PipeTable:
     def kill(self) -> None:
         if self.process is not None:
             self.process.kill()
+
+
+def _command_text(command: dict[str, Any]) -> str:
+    cmd = command.get("cmd")
+    if cmd == "frame":
+        return f"frame from seat {command.get('from')}, {len(command.get('data') or b'')} bytes"
+    if cmd == "tick":
+        return f"tick at {command.get('now')} ms"
+    if cmd == "act":
+        return f"act {command.get('text')!r}"
+    if cmd == "start":
+        return f"start as seat {command.get('seat')} with a journal of {len(command.get('journal') or [])}"
+    return str(cmd)
+
+
+def _answer_text(r: dict[str, Any]) -> str:
+    kind = str(r.get("out"))
+    if kind in ("refused", "error"):
+        return f"{kind} ({r.get('reason')})"
+    if kind == "done" and isinstance(r.get("status"), dict):
+        return f"done at step {r['status'].get('step')}"
+    return kind

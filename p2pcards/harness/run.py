@@ -23,7 +23,7 @@ from p2pcards.harness.pipe_table import PipeTable
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, GenesisError, make_genesis
 from p2pcards.table.replica import Table
-from p2pcards.wire import Envelope, key_from_seed, public_bytes, sign
+from p2pcards.wire import SIGNATURE_TAG, Envelope, encode, key_from_seed, public_bytes, sign
 
 CHEAT_KINDS = frozenset({"equivocation", "bad-message", "bad-proof", "illegal-action", "renege"})
 WEAK_KEY = bytes([1]) + bytes(31)
@@ -32,6 +32,33 @@ WEAK_KEY = bytes([1]) + bytes(31)
 
 Raw = bytes
 """(The report counts ``bytes`` sent, which hides the type's name inside the class.)"""
+
+
+@dataclass(frozen=True)
+class SeatEnd:
+    """One honest replica at the end of a game, as the judge saw it."""
+
+    piped: bool
+    digest: Raw
+    over: bool
+    abandoned: bool
+    stopped: tuple[int, str] | None
+    sealed: int
+    named: tuple[tuple[int, str], ...]
+    """Every (seat, kind) of its verdicts, sorted (``return`` left out: it is no verdict on anyone)."""
+    out: tuple[int, ...]
+    left_behind: bool
+    moves: int
+    """Moves its player made (taken by the replica)."""
+    told: tuple[tuple[int, ...], ...]
+    """The voters of every ``told`` it said (others went on without it)."""
+    step: int = 0
+    verdicts: tuple[tuple[int, str, int, str], ...] = ()
+    """(seat, kind, step, message) of every verdict it holds."""
+    last: str = ""
+    """For a piped seat: the last command it was sent and what it answered."""
+    stderr: str = ""
+    """For a piped seat: the end of its standard error (raw: shown only made safe)."""
 
 
 @dataclass
@@ -70,6 +97,9 @@ class GameReport:
     refusals: dict[int, dict[str, int]] = field(default_factory=dict)
     """Per piped seat, how often it refused a frame, by ``SEAT:REASON`` (``closed``: it closed the link)."""
     problems: list[str] = field(default_factory=list)
+    ends: dict[int, SeatEnd] = field(default_factory=dict, repr=False)
+    """How each honest replica present at the end ended (the conformance judge compares a piped
+    seat's with ours)."""
     game_id: Raw = field(default=b"", repr=False)
     journals: dict[int, list[Raw]] = field(default_factory=dict, repr=False)
     """Every seat's journal at the end of the game (what each table told its shell to persist)."""
@@ -126,6 +156,28 @@ def _foreign_message(game: str, n: int, seed: int, seat: int, identities: list[A
         game_id=other.game_id, step=0, seat=seat, prev=bytes(32), kind="genesis", body=other.encode()
     )
     return sign(env, identities[seat]).data
+
+
+def _attack_message(
+    behaviour: str, genesis: Genesis, n: int, seed: int, seat: int, identities: list[Any]
+) -> bytes:
+    """The one message a frame attacker sends (BYZANTINE.md), for those that send a message: each breaks
+    exactly one check of WIRE.md §7 and passes the ones before it."""
+    if behaviour == "foreign":
+        return _foreign_message(genesis.game, n, seed, seat, identities)
+    key = identities[seat]
+    if behaviour == "forged":
+        env = Envelope(game_id=genesis.game_id, step=0, seat=seat, prev=bytes(32), kind="genesis",
+                       body=genesis.encode())
+        signed = sign(env, key)
+        return encode([signed.raw, bytes([signed.signature[0] ^ 1]) + signed.signature[1:]])
+    kind, body = ("teleport", b"") if behaviour == "unknown-kind" else ("action", b"x" * 5_000)
+    if behaviour in ("unknown-kind", "kind-too-large"):
+        # Signed by hand: ``sign`` refuses what a receiver would refuse.
+        env = Envelope(game_id=genesis.game_id, step=0, seat=seat, prev=bytes(32), kind=kind, body=body)
+        raw = env.encode()
+        return encode([raw, key.sign(SIGNATURE_TAG + raw)])
+    return b""
 
 
 def run_game(
@@ -274,7 +326,8 @@ def _run_game(
         return choosers[seat].choice(legal)
 
     honest = frozenset(s for s in range(peers) if s not in byzantine or byzantine[s] in ACCIDENTS)
-    foreign = _foreign_message(game, peers, seed, frame_attacker[0], identities) if frame_attacker else b""
+    foreign = _attack_message(frame_attacker[1], genesis, peers, seed, frame_attacker[0], identities) \
+        if frame_attacker else b""
     net = SimNetwork(
         genesis,
         identities,
@@ -313,6 +366,9 @@ def _judge_pipes(report: GameReport, pipes: dict[int, PipeTable], probes: list[s
             report.problems.append(f"seat {seat} (piped) took the illegal move {text!r}")
         for text in table.sent_on_refusal:
             report.problems.append(f"seat {seat} (piped) refused {text!r} but sent a message for it")
+        for command in table.sent_before_persist:
+            report.problems.append(f"seat {seat} (piped) journaled a message it had already sent (SPEC §13), "
+                                   f"answering {command}")
     report.probes = len(probes)
     if probe and pipes and not probes:
         report.problems.append("no illegal move could be demanded (no turn offered one)")
@@ -366,9 +422,11 @@ def _judge(
     )
     tables = [net.peers[s].table for s in present]
     rep.finished = all(t.over or t.stopped is not None for t in tables)
+    digests = {s: net.peers[s].table.digest() for s in present}
     # Replicas that ended the match by their own word (half the table or fewer: unconfirmed) bind
     # nobody and need not agree with anyone; every other honest replica must.
-    rep.agree = len({t.digest() for t in tables if not t.abandoned}) <= 1
+    rep.agree = len({digests[s] for s in present if not net.peers[s].table.abandoned}) <= 1
+    rep.ends = {s: _seat_end(net.peers[s], digests[s]) for s in present}
     rep.hands = max((len(t.hands_played) for t in tables), default=0)
     rep.hands_after_leave = max(0, rep.hands - net.left_at_hand) if net.left is not None else 0
     rep.returns = int(net.returned)
@@ -440,6 +498,28 @@ def _judge(
                 f"honest replica; verdicts: {', '.join(rep.verdicts)}"
             )
     return rep
+
+
+def _seat_end(p: Any, digest: bytes) -> SeatEnd:
+    t = p.table
+    stopped = None if t.stopped is None else (t.stopped.seat, t.stopped.kind)
+    return SeatEnd(
+        piped=isinstance(t, PipeTable),
+        digest=digest,
+        over=t.over,
+        abandoned=t.abandoned,
+        stopped=stopped,
+        sealed=len(t.hands_played),
+        named=tuple(sorted({(f.seat, f.kind) for f in t.verdicts if f.kind != "return"})),
+        out=tuple(sorted(t.seats_out)),
+        left_behind=t.left_behind,
+        moves=p.moves,
+        told=tuple(tuple(e.voters) for e in p.events if isinstance(e, out.VotesContradicted)),
+        step=t.chain.step,
+        verdicts=tuple((f.seat, f.kind, f.step, f.message) for f in t.verdicts if f.kind != "return"),
+        last=f"{t.last_command} → {t.last_answer}" if isinstance(t, PipeTable) else "",
+        stderr=t.stderr_tail() if isinstance(t, PipeTable) else "",
+    )
 
 
 def _excluded_by_majority(net: SimNetwork, present: list[int], byzantine: dict[int, str]) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from p2pcards.harness.pipe_peer import serve
 from p2pcards.table import attempt
 
-FLAWS = ("no-shuffle-proof-check", "takes-illegal-own-moves")
+FLAWS = ("no-shuffle-proof-check", "takes-illegal-own-moves", "sends-before-persisting", "reuses-hand-key")
 
 
 def _never_check_shuffles() -> None:
@@ -25,6 +25,28 @@ def _take_illegal_own_moves() -> None:
     attempt.Attempt.check_own = check_own  # type: ignore[method-assign]
 
 
+def _send_before_persisting() -> None:
+    from p2pcards.table import outputs as out
+    from p2pcards.table.replica import Table
+
+    keep = Table._keep
+
+    def sends_first(self: Any, msg: Any, *, own: bool) -> None:
+        keep(self, msg, own=own)
+        tail = self._out[-2:]
+        if [type(o) for o in tail] == [out.Persist, out.Send]:
+            self._out[-2:] = tail[::-1]
+
+    Table._keep = sends_first  # type: ignore[method-assign]
+
+
+def _reuse_hand_key() -> None:
+    from p2pcards.table.secrets import SeatSecrets
+
+    key = SeatSecrets.hand_key
+    SeatSecrets.hand_key = lambda self, hand, start_head: key(self, 0, b"")  # type: ignore[method-assign]
+
+
 if __name__ == "__main__":
     flaw = sys.argv[1] if len(sys.argv) > 1 else ""
     if flaw not in FLAWS:
@@ -32,6 +54,8 @@ if __name__ == "__main__":
     flaws = {
         "no-shuffle-proof-check": _never_check_shuffles,
         "takes-illegal-own-moves": _take_illegal_own_moves,
+        "sends-before-persisting": _send_before_persisting,
+        "reuses-hand-key": _reuse_hand_key,
     }
     flaws[flaw]()
     sys.exit(serve(sys.stdin.buffer, sys.stdout.buffer))
