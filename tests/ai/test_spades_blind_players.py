@@ -9,7 +9,7 @@ import pytest
 
 from p2pcards.ai import budget, player
 from p2pcards.ai.spades import EasyPlayer, HardPlayer, NormalPlayer
-from p2pcards.ai.spades.normal import BLIND_GAP, normal_blind
+from p2pcards.ai.spades.normal import BLIND_COVER, BLIND_GAP, normal_blind
 from p2pcards.games import CHANCE, TERMINAL, load
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
@@ -55,19 +55,29 @@ def test_easy_never_bids_blind_nil_it_looks():
         assert EasyPlayer(st.rules).choose(st.view(st.to_act)) == LOOK
 
 
-def test_normal_bids_blind_nil_only_when_its_team_is_far_behind_and_its_partner_is_not_nil():
-    assert BLIND_GAP == 200
-    # dealer 3: seat 0 (team 0, behind) decides first
-    near, _ = to_first_blind_choice((0, 150), 2, dealer=3)
-    far, _ = to_first_blind_choice((0, 200), 2, dealer=3)
-    assert near.to_act == far.to_act == 0
-    assert NormalPlayer(near.rules).choose(near.view(0)) == LOOK
-    assert NormalPlayer(far.rules).choose(far.view(0)) == BLIND_NIL
-    # its partner (seat 2) already bid nil: it looks
-    assert normal_blind((0, 300), (None, 3, 0, None), 0) is False
-    assert normal_blind((0, 300), (None, 3, 4, None), 0) is True
-    assert normal_blind((300, 0), (None, 3, 4, None), 1) is True
-    assert normal_blind((300, 101), (None, 3, 4, None), 1) is False
+def then(st: SpadesState, deck: list[int], *actions: int) -> SpadesState:
+    for action in actions:
+        st.apply(action)
+        while st.to_act == CHANCE:
+            fulfil_from(st, deck)
+    return st
+
+
+def test_normal_bids_blind_nil_only_far_behind_and_when_its_partner_bid_enough_to_cover_it():
+    assert (BLIND_GAP, BLIND_COVER) == (200, 4)
+    # dealer 3: seat 0 (team 0, behind) decides first; its partner has not bid: it looks
+    first, _ = to_first_blind_choice((0, 250), 2, dealer=3)
+    assert first.to_act == 0 and NormalPlayer(first.rules).choose(first.view(0)) == LOOK
+    for gap, partner_bid, choice in ((250, 5, BLIND_NIL), (200, 4, BLIND_NIL), (150, 5, LOOK),
+                                     (250, 3, LOOK), (250, 0, LOOK)):
+        st, deck = to_first_blind_choice((0, gap), 2, dealer=3)
+        then(st, deck, LOOK, 52 + partner_bid, 52 + 3)     # seat 0 looks and bids, seat 1 bids
+        assert st.to_act == 2 and st.legal_actions() == [BLIND_NIL, LOOK]
+        assert NormalPlayer(st.rules).choose(st.view(2)) == choice, (gap, partner_bid)
+    # team 1 (seats 1 and 3) behind: seat 1's partner is seat 3
+    assert normal_blind((300, 0), (None, None, 4, 3), 1) is False
+    assert normal_blind((300, 0), (None, None, 4, 4), 1) is True
+    assert normal_blind((300, 101), (None, None, 4, 4), 1) is False
 
 
 def test_the_blind_choice_depends_on_the_public_facts_only():

@@ -10,7 +10,7 @@ from p2pcards.games.spades import SpadesMatch, SpadesState
 from p2pcards.local import HandEnded, LocalRoom
 
 # (dealer, seed, target): quick matches of Normal players in which a seat bids blind nil
-MATCHES = [("mental", 1, 250), ("seeded", 6, 250)]
+MATCHES = [("mental", 7, 250), ("seeded", 6, 250)]
 
 
 @pytest.mark.parametrize(("dealer", "seed", "target"), MATCHES)

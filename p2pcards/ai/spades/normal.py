@@ -6,8 +6,9 @@ third), and ruffs (a void, a singleton or a doubleton with spades to spare).  Th
 rounded down a little (a set costs more than a bag).  A hand with no ace, no high spade, at most
 three spades and every king or queen guarded by low cards bids **nil** (unless partner already bid
 nil); the partner of a nil bidder bids one more to cover.  With blind nil (S16) it bids **blind nil**
-when its team is ``BLIND_GAP`` (200) or more behind and its partner has not bid nil (``normal_blind``),
-and looks otherwise; a blind nil is a nil for everything else (it plays it, its partner covers it).
+when its team is ``BLIND_GAP`` (200) or more behind and its partner has already bid ``BLIND_COVER`` (4)
+or more (``normal_blind``), and looks otherwise; a blind nil is a nil for everything else (it plays it,
+its partner covers it).
 
 Play (``normal_card``), from the seat's own hand and the public cards only:
 
@@ -130,15 +131,19 @@ NIL_QUEEN_LOW = 2
 
 
 BLIND_GAP = 200
-"""Normal bids blind nil when its team is this far behind (``normal_blind``)."""
+"""Normal bids blind nil when its team is this far behind (``normal_blind``)..."""
+BLIND_COVER = 4
+"""...and its partner has already bid this many tricks: a hand strong enough to cover it."""
 
 
 def normal_blind(scores: tuple[int, int], bids: tuple[int | None, ...], seat: int) -> bool:
     """Whether Normal bids blind nil (rather than look) at a seat that may: its team is ``BLIND_GAP``
-    or more behind, and its partner has not bid nil (two nils leave nobody to cover them).  Public
-    facts only: the seat has not seen its cards."""
+    or more behind, and its partner has already bid ``BLIND_COVER`` or more (a partner still to bid,
+    or one that bid nil or little, cannot be counted on to cover it).  Public facts only: the seat
+    has not seen its cards."""
     team = seat & 1
-    return scores[1 - team] - scores[team] >= BLIND_GAP and bids[seat ^ 2] != 0
+    partner = bids[seat ^ 2]
+    return scores[1 - team] - scores[team] >= BLIND_GAP and partner is not None and partner >= BLIND_COVER
 
 
 def normal_bid(h: int, bids: tuple[int | None, ...], seat: int) -> int:
