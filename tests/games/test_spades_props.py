@@ -158,8 +158,11 @@ def test_same_inputs_same_digest_and_clones_are_independent(seed: int, dealer: i
         s.apply(rng.choice(s.legal_actions()))
     c = s.clone()
     d0, legal0, zones0 = s.digest(), s.legal_actions(), s.zones()
-    random_hand(c, rng)
-    assert c.to_act == TERMINAL
+    while c.to_act != TERMINAL:  # the same deck for what is still to be shown (a blind hand's cards)
+        if c.to_act == CHANCE:
+            fulfil_from(c, deck)
+        else:
+            c.apply(rng.choice(c.legal_actions()))
     assert s.digest() == d0 and s.legal_actions() == legal0 and s.zones() == zones0
 
 
