@@ -1,4 +1,5 @@
-"""Scenario tests for Spades: one or more per numbered rule (S1-S15), options, actions, bad input."""
+"""Scenario tests for Spades: one or more per numbered rule (S1-S15), options, actions, bad input.
+Blind nil (S16-S18) is in ``test_spades_blind``."""
 
 from __future__ import annotations
 
@@ -608,7 +609,7 @@ def test_options_defaults_sorted_and_complete():
         ("jokers", False), ("players", 4), ("suicide", False), ("target", 500))
 
 
-@pytest.mark.parametrize("name", ["jokers", "deuces_high", "suicide", "blind_nil"])
+@pytest.mark.parametrize("name", ["jokers", "deuces_high", "suicide"])
 def test_options_locked_variants_are_off(name):
     assert dict(spades(**{name: False}).options)[name] is False
     with pytest.raises(OptionError, match=r"a locked variant this version does not play: it can only be "

@@ -15,10 +15,11 @@ from p2pcards.games.spades.state import trick_winner
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 dealers = st.integers(min_value=0, max_value=3)
 modes = st.sampled_from(["count", "bags_only", "ignored"])
+blinds = st.booleans()
 
 
-def _rules(mode: str = "count") -> Rules:
-    rules = load("spades", failed_nil_tricks=mode)
+def _rules(mode: str = "count", blind: bool = False) -> Rules:
+    rules = load("spades", failed_nil_tricks=mode, blind_nil=blind)
     assert isinstance(rules, Rules)
     return rules
 
@@ -35,6 +36,7 @@ def _expected_legal(state: SpadesState, deck: list[int]) -> set[int]:
     """The legal plays computed from first principles: the seat's unplayed cards, S6 and S7."""
     seat = state.to_act
     played = {a for s, a in state._actions if a < 52}
+    assert len(played) == len(state._actions) - state._p0
     hand = {deck[p] for p in range((seat - state.dealer - 1) % 4, 52, 4)} - played
     trick = state.trick
     if trick:
@@ -47,10 +49,10 @@ def _expected_legal(state: SpadesState, deck: list[int]) -> set[int]:
     return {c for c in hand if c < 39}
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=seeds, dealer=dealers, mode=modes)
-def test_random_hands_agree_on_every_replica(seed: int, dealer: int, mode: str) -> None:
-    rules = _rules(mode)
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, dealer=dealers, mode=modes, blind=blinds)
+def test_random_hands_agree_on_every_replica(seed: int, dealer: int, mode: str, blind: bool) -> None:
+    rules = _rules(mode, blind)
     rng = Rng(seed)
     deck = list(rules.deck)
     rng.shuffle(deck)
@@ -59,11 +61,17 @@ def test_random_hands_agree_on_every_replica(seed: int, dealer: int, mode: str) 
     full = rules.new_hand(setup)
     reps = [rules.new_hand(setup) for _ in range(4)]
     assert full.to_act == CHANCE
-    while full.to_act == CHANCE:
-        for seat, rep in enumerate(reps):
-            rep.fulfil(learned_by(seat, rep, deck))
-        fulfil_from(full, deck)
+
+    def settle() -> None:
+        while full.to_act == CHANCE:
+            for seat, rep in enumerate(reps):
+                assert rep.to_act == CHANCE and rep.need == full.need
+                rep.fulfil(learned_by(seat, rep, deck))
+            fulfil_from(full, deck)
+
+    settle()
     steps = 0
+    looks = 0
     while full.to_act != TERMINAL:
         _partition_ok(full)
         digest = full.digest()
@@ -74,6 +82,13 @@ def test_random_hands_agree_on_every_replica(seed: int, dealer: int, mode: str) 
             assert rep.to_act == seat
             _partition_ok(rep)
             view = rep.view(v)
+            mine = rep.hand_positions(v)
+            if full.face_down(v):  # S16/S18: no replica, not even the full one, shows a blind hand
+                assert view.face_down and view.hand == () and full.view(v).hand == ()
+                assert all(rep.card_at[p] == UNKNOWN for p in mine)
+                assert set(mine) <= set(view.unknown_positions)
+            else:
+                assert sorted(view.hand) == sorted(deck[p] for p in mine)
             if v == seat:
                 assert list(view.legal_actions) == legal
             hidden = [deck[p] for p in view.unknown_positions]
@@ -81,8 +96,12 @@ def test_random_hands_agree_on_every_replica(seed: int, dealer: int, mode: str) 
             det = view.determinize(hidden)
             assert det.digest() == digest
             assert det.legal_actions() == legal
-        if steps >= 4:
+        if full.phase_name == "play":
             assert set(legal) == _expected_legal(full, deck)
+        elif seat in full.eligible and full.face_down(seat):
+            assert legal == [66, 67]   # bid blind nil, look
+        else:
+            assert legal == list(range(52, 66))
         action = rng.choice(legal)
         shown = full.reveals(action)
         before = full.tricks_won
@@ -91,13 +110,17 @@ def test_random_hands_agree_on_every_replica(seed: int, dealer: int, mode: str) 
             for p in shown:
                 rep.observe(p, deck[p])
             rep.apply(action)
+        looks += action == 67
+        settle()
         steps += 1
-        if steps > 4 and (steps - 4) % 4 == 0:
+        if steps > 4 + looks and (steps - 4 - looks) % 4 == 0:
             last = full.view(0).last_trick
             w = trick_winner(last)
             assert full.tricks_won[w] == before[w] + 1
             assert full.to_act in (w, TERMINAL)
-    assert steps == 56 and full.moves_applied == 56
+    assert steps == 56 + looks and full.moves_applied == 56 + looks
+    if not blind or not full.eligible:
+        assert looks == 0 and full.blind_nil == ()
     _partition_ok(full)
     digest = full.digest()
     assert all(rep.digest() == digest for rep in reps)
@@ -117,24 +140,29 @@ def test_random_hands_agree_on_every_replica(seed: int, dealer: int, mode: str) 
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=seeds, dealer=dealers)
-def test_same_inputs_same_digest_and_clones_are_independent(seed: int, dealer: int) -> None:
-    rules = _rules()
-    a = random_hand(rules.new_hand({"dealer": dealer}), Rng(seed))
-    b = random_hand(rules.new_hand({"dealer": dealer}), Rng(seed))
+@given(seed=seeds, dealer=dealers, blind=blinds)
+def test_same_inputs_same_digest_and_clones_are_independent(seed: int, dealer: int, blind: bool) -> None:
+    rules = _rules(blind=blind)
+    setup = {"dealer": dealer, "scores": (0, 100 * (seed % 3))}
+    a = random_hand(rules.new_hand(setup), Rng(seed))
+    b = random_hand(rules.new_hand(setup), Rng(seed))
     assert a.digest() == b.digest() and a.result == b.result
     # a clone taken mid-hand evolves on its own
     rng = Rng(seed ^ 0x5A5A)
-    s = rules.new_hand({"dealer": dealer})
+    s = rules.new_hand(setup)
     deck = list(rules.deck)
     rng.shuffle(deck)
-    fulfil_from(s, deck)
     for _ in range(4 + rng.below(40)):
+        while s.to_act == CHANCE:
+            fulfil_from(s, deck)
         s.apply(rng.choice(s.legal_actions()))
     c = s.clone()
     d0, legal0, zones0 = s.digest(), s.legal_actions(), s.zones()
-    random_hand(c, rng)
-    assert c.to_act == TERMINAL
+    while c.to_act != TERMINAL:  # the same deck for what is still to be shown (a blind hand's cards)
+        if c.to_act == CHANCE:
+            fulfil_from(c, deck)
+        else:
+            c.apply(rng.choice(c.legal_actions()))
     assert s.digest() == d0 and s.legal_actions() == legal0 and s.zones() == zones0
 
 
@@ -191,9 +219,10 @@ def test_a_renege_is_caught_by_the_audit(seed: int, dealer: int) -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=seeds, dealer=dealers, mode=modes)
-def test_random_matches_end_with_the_standings_adding_up(seed: int, dealer: int, mode: str) -> None:
-    rules = _rules(mode)
+@given(seed=seeds, dealer=dealers, mode=modes, blind=blinds)
+def test_random_matches_end_with_the_standings_adding_up(seed: int, dealer: int, mode: str,
+                                                         blind: bool) -> None:
+    rules = _rules(mode, blind)
     end, hands = random_match(rules.new_match(dealer), Rng(seed), max_hands=400)
     assert isinstance(end, SpadesMatch)
     match = end

@@ -59,6 +59,11 @@ SCENARIOS: tuple[Scenario, ...] = (
              about="four players, one hand (target 1, floor -1): the deal, the bids, 13 tricks"),
     Scenario("spades-seeded", "spades", 4, "seeded", 1, {"target": 1, "floor": -1},
              about="the same table with the seeded dealer"),
+    Scenario("spades-blind", "spades", 4, "seeded", 7, {"blind_nil": True, "target": 60, "floor": -1000},
+             about="blind nil on, two hands (target 60, floor -1000): the first leaves team 0 100 or more "
+             "behind, so the second is dealt face down, seats 1 and 3 are shown their cards (share rounds) "
+             "before the bidding, one of seats 0 and 2 looks (a share round, then it bids) and the other "
+             "bids blind nil and is shown its cards once the bidding is over"),
     Scenario("azi-mental", "azi", 3, "mental", 2, {"hands": 1},
              about="three players, blind: the deal undisclosed, the trump, looks (disclosures), bids"),
     Scenario("azi-seeded", "azi", 3, "seeded", 1, {"hands": 1, "deal": 4, "blind": False},
@@ -140,10 +145,9 @@ def play(s: Scenario) -> tuple[Genesis, list[bytes]]:
         return Table(genesis, seat, identities[seat], source=source, secrets=secrets)
 
     choosers = [rng.fork(f"choose{seat}") for seat in range(s.peers)]
-    rules = genesis.rules()
 
-    def choose(seat: int, view: Any) -> str:
-        return rules.action_text(choosers[seat].choice(list(view.legal_actions)))
+    def choose(seat: int, legal: list[str]) -> str:
+        return choosers[seat].choice(legal)
 
     honest = frozenset(x for x in range(s.peers) if s.byzantine.get(x, "return") == "return")
     net = KitNetwork(genesis, identities, make_table, choose, rng=rng.fork("net"), faults=Faults(),

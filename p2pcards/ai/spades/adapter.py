@@ -70,7 +70,7 @@ class SpadesAdapter(Adapter):
         sides = []
         for team in result.teams:
             seats = TEAMS[team.team]
-            bids = " + ".join("nil" if result.bids[s] == 0 else str(result.bids[s]) for s in seats)
+            bids = " + ".join(result.bid_text(s) for s in seats)
             took = " + ".join(str(result.tricks[s]) for s in seats)
             side = unit.seats_label(seats, count=False)
             sides.append(f"{side} (bid {bids}, took {took}): {team.outcome()}")

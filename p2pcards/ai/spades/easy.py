@@ -1,6 +1,7 @@
 """Easy: the beginner's rules of the rules page, nothing more.
 
 * bids the number of its aces and kings (at least 1: Easy never bids nil);
+* with blind nil (S16) never bids it: it looks at its cards first;
 * plays the lowest legal card (by rank; among equal ranks the lower suit, spades last).
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from p2pcards.games.base import Action, Rules
 from p2pcards.games.rng import Rng
-from p2pcards.games.spades.state import BID0, SpadesView
+from p2pcards.games.spades.state import BID0, BLIND_NIL, LOOK, SpadesView
 
 
 def easy_bid(hand: tuple[int, ...] | list[int]) -> int:
@@ -27,6 +28,8 @@ class EasyPlayer:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if legal[0] == BLIND_NIL:
+            return LOOK
         if legal[0] >= BID0:
             return BID0 + easy_bid(view.hand)
         return min(legal, key=lambda c: (c % 13, c >= 39, c))

@@ -44,6 +44,13 @@ points recomputed for every bid from 1 to 13).  A nil-shaped hand (estimate at m
 most four spades, no ace of spades, partner not nil) is also played out as nil in the same deals and
 bid nil when that scores better.
 
+**Blind nil** (S16).  A seat that may bid blind nil has not seen its cards, and neither does its view:
+its own hand is as hidden as the others'.  Deals of every unseen card (its own hand included, the
+others fitted to the bids already made) are played out twice, Normal bidding for the seats still to
+bid (and deciding their own blind nil by ``normal_blind``): once with blind nil, once looking and
+bidding as Normal would with the hand dealt; the move with the better mean ``value`` is made.  In
+every deal a blind nil bidder's bid says nothing of its cards, so it weighs no deal.
+
 Effort is a budget of work units (``budget.Work``), never time: a card played in a rollout, a
 position solved, ``DEAL_UNITS`` for a deal drawn.  Every decision draws its
 randomness from a ``Rng`` keyed by the seed and the view alone, so it depends on nothing else.
@@ -57,12 +64,12 @@ from collections.abc import Sequence
 from p2pcards.ai.budget import Tally, Work, units_for
 from p2pcards.ai.sampling import sample_assignment
 from p2pcards.ai.spades.common import SPADE_MASK, count, mask_of, played_by
-from p2pcards.ai.spades.normal import BID_SHADE, estimate, nil_ok, normal_bid, normal_card
+from p2pcards.ai.spades.normal import BID_SHADE, estimate, nil_ok, normal_bid, normal_blind, normal_card
 from p2pcards.games.base import Action, Rules
 from p2pcards.games.rng import Rng
 from p2pcards.games.spades import dummy
 from p2pcards.games.spades.layout import owner_of
-from p2pcards.games.spades.state import BID0, SpadesState, SpadesView, cards_of
+from p2pcards.games.spades.state import BID0, BLIND_NIL, LOOK, SpadesState, SpadesView, cards_of
 
 TRICKS = 13
 EXACT_TRICKS = 4
@@ -442,6 +449,8 @@ class HardPlayer:
         self.tally = None
         if len(legal) == 1:
             return legal[0]
+        if legal[0] == BLIND_NIL:
+            return self.blind(view)
         if legal[0] >= BID0:
             return BID0 + self.bid(view)
         return self.play(view)
@@ -452,7 +461,7 @@ class HardPlayer:
         masked = view._masked
         assert isinstance(masked, SpadesState)
         return Knowledge(view.seat, view.unseen_cards, table.counts(), masked.vmask,
-                         [mask_of(cs) for cs in played_by(view)], view.bids)
+                         [mask_of(cs) for cs in played_by(view)], fit_bids(view))
 
     def play(self, view: SpadesView) -> int:
         me = view.seat
@@ -548,7 +557,7 @@ class HardPlayer:
                    and not h >> 51 & 1)
         rng = self._rng(view)
         table = Table(view)
-        know = Knowledge(me, view.unseen_cards, table.counts(), [0] * 4, [0] * 4, bids)
+        know = Knowledge(me, view.unseen_cards, table.counts(), [0] * 4, [0] * 4, fit_bids(view))
         dummies = view.dummies
         fn = self.failed_nil
         team = me & 1
@@ -566,15 +575,7 @@ class HardPlayer:
             values: list[float] = []
             for variant in variants:
                 st = s0.clone()
-                while st.to_act >= 0 and st.phase_name == "bidding":
-                    s = st.to_act
-                    if s == me:
-                        b = variant
-                    elif s in dummies:
-                        b = dummy.bid(cards_of(st.hmask[s]))
-                    else:
-                        b = normal_bid(st.hmask[s], st.bids, s)
-                    st.apply(BID0 + b)
+                finish_bidding(st, view.scores, dummies, me, variant)
                 work.spend(52)
                 rollout(st, fn)
                 if variant == 0:
@@ -588,7 +589,8 @@ class HardPlayer:
                 nil_pts = 0
                 counted = taken[me]
                 if pb == 0:
-                    nil_pts = 100 if taken[partner] == 0 else -100
+                    worth = 200 if partner in st.blind_nil else 100
+                    nil_pts = worth if taken[partner] == 0 else -worth
                     if fn == "count":
                         counted += taken[partner]
                 else:
@@ -609,6 +611,67 @@ class HardPlayer:
         if try_nil and totals[13] > totals[best]:
             return 0
         return best + 1
+
+
+    def blind(self, view: SpadesView) -> Action:
+        """``bid blind nil`` or ``look`` by rollouts (see the module docstring): the seat's own cards
+        are unknown to it, so they are dealt like the others'."""
+        me = view.seat
+        team = me & 1
+        rng = self._rng(view)
+        table = Table(view)
+        know = Knowledge(-1, view.unseen_cards, table.counts(), [0] * 4, [0] * 4, fit_bids(view))
+        fn = self.failed_nil
+        tally = Tally(2)
+        work = self.work
+        while not tally.samples or not tally.settled(work):
+            work.begin()
+            deal = know.sample(rng)
+            work.spend(DEAL_UNITS * REDRAWS + 2 * BID_UNITS)
+            if deal is None:
+                break
+            s0 = table.state(deal)
+            values: list[float] = []
+            for first in (BLIND_NIL, LOOK):
+                st = s0.clone()
+                st.apply(first)
+                finish_bidding(st, view.scores, view.dummies)
+                work.spend(52)
+                rollout(st, fn)
+                values.append(margin(st, team))
+            tally.add(values)
+        self.samples = tally.samples
+        self.tally = tally
+        if tally.samples and tally.totals[0] > tally.totals[1]:
+            return BLIND_NIL
+        return LOOK
+
+
+def fit_bids(view: SpadesView) -> tuple[int | None, ...]:
+    """The bids a deal is fitted to: a blind nil says nothing of its bidder's cards."""
+    return tuple(None if s in view.blind_nil else b for s, b in enumerate(view.bids))
+
+
+def finish_bidding(st: SpadesState, scores: tuple[int, int], dummies: tuple[int, ...], me: int = -1,
+                   mine: int = 0) -> None:
+    """Bid to the end of the bidding on a full deal, the cards shown as the rules show them: ``me``
+    bids ``mine``, an open dummy by its rule, every other seat as Normal (``normal_blind`` when it
+    may bid blind nil and has not looked)."""
+    while st.phase_name == "bidding":
+        s = st.to_act
+        if s < 0:
+            st.fulfil_known()
+            continue
+        if st.face_down(s):
+            st.apply(BLIND_NIL if normal_blind(scores, st.bids, s) else LOOK)
+            continue
+        if s == me:
+            b = mine
+        elif s in dummies:
+            b = dummy.bid(cards_of(st.hmask[s]))
+        else:
+            b = normal_bid(st.hmask[s], st.bids, s)
+        st.apply(BID0 + b)
 
 
 def _contract_points(contract: int, counted: int, bags_before: int) -> tuple[int, int]:

@@ -5,7 +5,10 @@ Bidding (``estimate``): aces and kings of the side suits (a king counts when gua
 third), and ruffs (a void, a singleton or a doubleton with spades to spare).  The estimate is
 rounded down a little (a set costs more than a bag).  A hand with no ace, no high spade, at most
 three spades and every king or queen guarded by low cards bids **nil** (unless partner already bid
-nil); the partner of a nil bidder bids one more to cover.
+nil); the partner of a nil bidder bids one more to cover.  With blind nil (S16) it bids **blind nil**
+when its team is ``BLIND_GAP`` (200) or more behind and its partner has already bid ``BLIND_COVER`` (4)
+or more (``normal_blind``), and looks otherwise; a blind nil is a nil for everything else (it plays it,
+its partner covers it).
 
 Play (``normal_card``), from the seat's own hand and the public cards only:
 
@@ -41,7 +44,7 @@ from p2pcards.ai.spades.common import (
 )
 from p2pcards.games.base import Action, Rules
 from p2pcards.games.rng import Rng
-from p2pcards.games.spades.state import BID0, SpadesState, SpadesView
+from p2pcards.games.spades.state import BID0, BLIND_NIL, LOOK, SpadesState, SpadesView
 
 # --------------------------------------------------------------------------- bidding
 
@@ -125,6 +128,22 @@ NIL_EST = 2.0
 NIL_KING_LOW = 3
 NIL_QUEEN_LOW = 2
 """The estimate is rounded after subtracting this much: a set costs more than a bag."""
+
+
+BLIND_GAP = 200
+"""Normal bids blind nil when its team is this far behind (``normal_blind``)..."""
+BLIND_COVER = 4
+"""...and its partner has already bid this many tricks: a hand strong enough to cover it."""
+
+
+def normal_blind(scores: tuple[int, int], bids: tuple[int | None, ...], seat: int) -> bool:
+    """Whether Normal bids blind nil (rather than look) at a seat that may: its team is ``BLIND_GAP``
+    or more behind, and its partner has already bid ``BLIND_COVER`` or more (a partner still to bid,
+    or one that bid nil or little, cannot be counted on to cover it).  Public facts only: the seat
+    has not seen its cards."""
+    team = seat & 1
+    partner = bids[seat ^ 2]
+    return scores[1 - team] - scores[team] >= BLIND_GAP and partner is not None and partner >= BLIND_COVER
 
 
 def normal_bid(h: int, bids: tuple[int | None, ...], seat: int) -> int:
@@ -434,6 +453,8 @@ class NormalPlayer:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if legal[0] == BLIND_NIL:
+            return BLIND_NIL if normal_blind(view.scores, view.bids, view.seat) else LOOK
         if legal[0] >= BID0:
             return BID0 + normal_bid(mask_of(view.hand), view.bids, view.seat)
         masked = view._masked

@@ -36,10 +36,15 @@ class SpadesDeal(Deal):
         return hash((self.hands, self.disclose))
 
 
-def deal_for(dealer: int) -> SpadesDeal:
-    """Position k is the k-th card dealt, one at a time clockwise from the dealer's left (S1)."""
-    return SpadesDeal(tuple((seat, tuple(range((seat - dealer - 1) % SEATS, CARDS, SEATS)))
-                            for seat in range(SEATS)))
+def deal_for(dealer: int, disclose: bool = True) -> SpadesDeal:
+    """Position k is the k-th card dealt, one at a time clockwise from the dealer's left (S1); face
+    down to every seat without ``disclose`` (S16: each seat is then shown its cards by a ``Disclose``)."""
+    return SpadesDeal(tuple((seat, positions_of(seat, dealer)) for seat in range(SEATS)), disclose)
+
+
+def positions_of(seat: int, dealer: int) -> tuple[int, ...]:
+    """The positions dealt to ``seat``."""
+    return tuple(range((seat - dealer - 1) % SEATS, CARDS, SEATS))
 
 
 def owner_of(position: int, dealer: int) -> int:

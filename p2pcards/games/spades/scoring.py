@@ -13,6 +13,10 @@ TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
 
 BAG_LIMIT = 10
 BAG_PENALTY = 100
+NIL_POINTS = 100
+"""A nil made or failed (S12)."""
+BLIND_NIL_POINTS = 200
+"""A blind nil made or failed (S17)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +32,7 @@ class TeamScore:
     contract_points: int
     """+10 per trick bid and +1 per bag when made, -10 per trick bid when set (S10, S11)."""
     nil_points: int
-    """+100 per nil made, -100 per nil failed (S12)."""
+    """+100 per nil made, -100 per nil failed (S12); 200 for a blind nil (S17)."""
     bags_taken: int
     """Bags taken this hand (overtricks, and a failed nil's tricks under ``bags_only``)."""
     bag_penalty: int
@@ -59,8 +63,9 @@ class TeamScore:
 
 
 def score_team(team: int, bids: tuple[int, ...], tricks: tuple[int, ...], score_before: int,
-               bags_before: int, failed_nil: str = "count") -> TeamScore:
-    """Score one team's hand from every seat's bid and tricks and the team's standing before it."""
+               bags_before: int, failed_nil: str = "count", blind: tuple[int, ...] = ()) -> TeamScore:
+    """Score one team's hand from every seat's bid and tricks and the team's standing before it.
+    ``blind`` lists the seats that bid blind nil: a nil worth 200 instead of 100 (S17)."""
     if failed_nil not in FAILED_NIL_MODES:
         raise ValueError(f"failed_nil must be one of {', '.join(FAILED_NIL_MODES)}")
     contract = 0
@@ -72,7 +77,8 @@ def score_team(team: int, bids: tuple[int, ...], tricks: tuple[int, ...], score_
         took = tricks[seat]
         contract += bid
         if bid == 0:
-            nil_points += BAG_PENALTY if took == 0 else -BAG_PENALTY
+            worth = BLIND_NIL_POINTS if seat in blind else NIL_POINTS
+            nil_points += worth if took == 0 else -worth
             if took and failed_nil != "count":
                 if failed_nil == "bags_only":
                     nil_bags += took
@@ -98,10 +104,12 @@ def score_team(team: int, bids: tuple[int, ...], tricks: tuple[int, ...], score_
 
 
 def score_hand(bids: tuple[int, ...], tricks: tuple[int, ...], scores: tuple[int, int] = (0, 0),
-               bags: tuple[int, int] = (0, 0), failed_nil: str = "count") -> tuple[TeamScore, TeamScore]:
-    """Both teams' scores for a hand (S9-S13): bids and tricks per seat 0..3, standings before."""
-    return (score_team(0, bids, tricks, scores[0], bags[0], failed_nil),
-            score_team(1, bids, tricks, scores[1], bags[1], failed_nil))
+               bags: tuple[int, int] = (0, 0), failed_nil: str = "count",
+               blind: tuple[int, ...] = ()) -> tuple[TeamScore, TeamScore]:
+    """Both teams' scores for a hand (S9-S13, S17): bids and tricks per seat 0..3, standings before,
+    and the seats that bid blind nil."""
+    return (score_team(0, bids, tricks, scores[0], bags[0], failed_nil, blind),
+            score_team(1, bids, tricks, scores[1], bags[1], failed_nil, blind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +121,8 @@ class HandResult:
     tricks: tuple[int, ...]
     """Tricks taken by each seat."""
     teams: tuple[TeamScore, TeamScore]
+    blind: tuple[int, ...] = ()
+    """The seats that bid blind nil (S16), ascending."""
 
     @property
     def points(self) -> tuple[int, int]:
@@ -127,6 +137,13 @@ class HandResult:
         return (self.teams[0].bags, self.teams[1].bags)
 
     def summary(self) -> str:
-        bids = " ".join("nil" if b == 0 else str(b) for b in self.bids)
+        bids = " ".join(self.bid_text(s) for s in range(len(self.bids)))
         tricks = " ".join(str(t) for t in self.tricks)
         return "\n".join([f"bids {bids}; tricks {tricks}", self.teams[0].line(), self.teams[1].line()])
+
+    def bid_text(self, seat: int) -> str:
+        """A seat's bid as the public bids show it: ``blind nil``, ``nil`` or the number (S17)."""
+        b = self.bids[seat]
+        if b == 0:
+            return "blind nil" if seat in self.blind else "nil"
+        return str(b)

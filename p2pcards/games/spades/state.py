@@ -1,4 +1,10 @@
-"""The state of one Spades hand: the deal, the bidding and thirteen tricks (rules S1-S8)."""
+"""The state of one Spades hand: the deal, the bidding and thirteen tricks (rules S1-S8, S16-S18).
+
+With ``blind_nil`` on and a team behind by 100 or more (S16), the hand is dealt face down to every
+seat (a ``Deal`` without ``disclose``); each seat that may not bid blind nil is then shown its cards
+(a ``Disclose`` each, clockwise from the dealer's left) before the bidding; a seat that may is shown
+them when it plays ``look``, or once the bidding is over if it bid blind nil (S18).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ from p2pcards.games.base import (
     Action,
     ActionError,
     Deal,
+    Disclose,
     FulfilError,
     GameError,
     HandState,
@@ -20,13 +27,13 @@ from p2pcards.games.base import (
     View,
 )
 from p2pcards.games.cards import SUIT_NAMES, Card, card_text
-from p2pcards.games.spades.config import BID0, MAX_BID, SpadesConfig
-from p2pcards.games.spades.layout import CARDS, SEATS, SpadesDeal, deal_for, owner_of
+from p2pcards.games.spades.config import BID0, BLIND_NIL, LOOK, MAX_BID, SpadesConfig
+from p2pcards.games.spades.layout import CARDS, SEATS, SpadesDeal, deal_for, owner_of, positions_of
 from p2pcards.games.spades.scoring import HandResult, score_hand
 
-__all__ = ["BID0", "BIT", "CARDS", "MAX_BID", "NON_SPADES", "SEATS", "SPADE0", "SUIT_MASK", "TRICKS",
-           "SpadesDeal", "SpadesState", "SpadesView", "cards_of", "deal_for", "mask_of", "owner_of",
-           "trick_winner"]
+__all__ = ["BID0", "BIT", "BLIND_NIL", "CARDS", "LOOK", "MAX_BID", "NON_SPADES", "SEATS", "SPADE0",
+           "SUIT_MASK", "TRICKS", "SpadesDeal", "SpadesState", "SpadesView", "cards_of", "deal_for",
+           "mask_of", "owner_of", "trick_winner"]
 
 
 TRICKS = 13
@@ -41,6 +48,8 @@ _SUIT_END: tuple[int, ...] = tuple(c - c % 13 + 13 for c in range(CARDS))
 """Per card, one past the highest card id of its suit."""
 _DECK_SET: frozenset[int] = frozenset(range(CARDS))
 _BIDS: tuple[int, ...] = tuple(range(BID0, BID0 + MAX_BID + 1))
+_BLIND_CHOICE: tuple[int, ...] = (BLIND_NIL, LOOK)
+"""The only moves of a seat that may bid blind nil and has not looked (S16)."""
 _new = object.__new__
 _ALL_SEATS: tuple[int, ...] = (0, 1, 2, 3)
 _ALL_GETTER = itemgetter(*range(CARDS))
@@ -109,6 +118,12 @@ class SpadesView(View):
     bags: tuple[int, int]
     dummies: tuple[int, ...]
     """The open dummies of this hand: their cards are dealt face up, so every view knows them."""
+    blind_nil: tuple[int, ...] = ()
+    """The seats that bid blind nil (S16, S17): the public bids show their 0 as ``blind nil``."""
+    eligible: tuple[int, ...] = ()
+    """The seats that may bid blind nil in this hand (S16: their team is 100 or more behind)."""
+    face_down: bool = False
+    """Whether this seat's own cards are still face down to it (S16, S18): ``hand`` is then empty."""
 
 
 class SpadesState(HandState):
@@ -129,9 +144,10 @@ class SpadesState(HandState):
     bid action.
     """
 
-    __slots__ = ("_actions", "_bags", "_broken", "_dealer", "_dummies", "_fast", "_full", "_hidden",
-                 "_phase", "_public", "_result", "_scores", "best", "best_seat", "bid_values", "card_at",
-                 "hmask", "led", "need", "ntrick", "rules", "setup", "taken", "to_act", "vmask")
+    __slots__ = ("_actions", "_bags", "_blind", "_broken", "_dealer", "_dummies", "_eligible", "_fast",
+                 "_full", "_hidden", "_p0", "_phase", "_public", "_result", "_scores", "_unseen", "best",
+                 "best_seat", "bid_values", "card_at", "hmask", "led", "need", "ntrick", "rules", "setup",
+                 "taken", "to_act", "vmask")
 
     rules: SpadesConfig
     to_act: int
@@ -158,7 +174,19 @@ class SpadesState(HandState):
         self._public = []
         self._actions = []
         self.to_act = CHANCE
-        self.need = rules._deals[dealer]
+        eligible = 0
+        if rules.blind_nil:  # S16: the seats of a team 100 or more behind, but no open dummy
+            for seat in range(SEATS):
+                if scores[1 - seat % 2] - scores[seat % 2] >= 100 and seat not in dummies:
+                    eligible |= 1 << seat
+        self._eligible = eligible
+        self._unseen = 0
+        """The seats whose cards are dealt but not yet shown to them (a face-down deal, S16)."""
+        self._blind = 0
+        """The seats that bid blind nil."""
+        self._p0 = SEATS
+        """Where the play starts in ``_actions``: after the four bids and every ``look``."""
+        self.need = rules._blind_deals[dealer] if eligible else rules._deals[dealer]
         self._dealer = dealer
         self._scores = scores
         self._bags = bags
@@ -208,6 +236,10 @@ class SpadesState(HandState):
         new._hidden = self._hidden
         new._result = self._result
         new._dummies = self._dummies
+        new._eligible = self._eligible
+        new._unseen = self._unseen
+        new._blind = self._blind
+        new._p0 = self._p0
         return new
 
     # ------------------------------------------------------------------ what is awaited
@@ -215,7 +247,9 @@ class SpadesState(HandState):
     def legal_actions(self) -> list[Action]:
         if not self._fast:  # not playing, or a seat's cards are unknown here
             if self._phase != _PLAY:
-                return list(_BIDS) if self._phase == _BID else []
+                if self._phase != _BID or self.to_act < 0:
+                    return []
+                return list(_BLIND_CHOICE if self._unseen >> self.to_act & 1 else _BIDS)
             self._check_known()
         h = self.hmask[self.to_act]
         c0, c1, c2, c3 = _SUIT_CARDS
@@ -245,14 +279,14 @@ class SpadesState(HandState):
 
     def _check_known(self) -> None:
         seat = self.to_act
-        plays = len(self._actions) - SEATS
+        plays = len(self._actions) - self._p0
         played_now = 1 if (seat - self._leader()) % SEATS < plays % SEATS else 0
         if self.hmask[seat].bit_count() != TRICKS - plays // SEATS - played_now:
             raise GameError(f"the cards of seat {seat} are not known here")
 
     def _leader(self) -> int:
         """The seat that led the current trick (or leads the next one)."""
-        plays = len(self._actions) - SEATS
+        plays = len(self._actions) - self._p0
         if plays < 0:
             return (self._dealer + 1) % SEATS
         k = plays % SEATS
@@ -265,8 +299,9 @@ class SpadesState(HandState):
         if self._result is None:
             bids = tuple(self.bid_values)
             tricks = tuple(self.taken)
-            teams = score_hand(bids, tricks, self._scores, self._bags, self.rules.failed_nil_tricks)
-            self._result = HandResult(self._dealer, bids, tricks, teams)
+            blind = tuple(s for s in range(SEATS) if self._blind >> s & 1)
+            teams = score_hand(bids, tricks, self._scores, self._bags, self.rules.failed_nil_tricks, blind)
+            self._result = HandResult(self._dealer, bids, tricks, teams, blind)
         return self._result
 
     # ------------------------------------------------------------------ moving on
@@ -323,7 +358,7 @@ class SpadesState(HandState):
                 self.ntrick = 0
                 w = self.best_seat
                 self.taken[w] += 1
-                if len(self._actions) == 56:
+                if len(self._actions) == self._p0 + 52:
                     self._phase = _OVER
                     self._fast = False
                     self.to_act = TERMINAL
@@ -335,18 +370,36 @@ class SpadesState(HandState):
             return
         if self._phase == 1:  # _BID
             seat = self.to_act
-            if action.__class__ is not int or not 0 <= action <= BID0 + MAX_BID:
+            if seat < 0:
+                raise ActionError("no seat is to act: cards are being shown to their owner", rule="S16")
+            if action.__class__ is not int or not 0 <= action <= LOOK:
                 raise self._malformed(action)
             if action < BID0:
                 raise self._illegal(f"seat {seat} must bid before any card is played", "S4")
             ev = (seat, action)
+            if self._unseen >> seat & 1:  # may bid blind nil and has not looked (S16)
+                if action == LOOK:
+                    self._actions.append(ev)
+                    self._public.append(ev)
+                    self._p0 += 1
+                    self._disclose(seat)
+                    return
+                if action != BLIND_NIL:
+                    raise self._illegal(f"seat {seat} has not seen its cards: it may bid blind nil or look",
+                                        "S16")
+                self._blind |= 1 << seat
+                self.bid_values[seat] = 0
+            else:
+                if action > BID0 + MAX_BID:
+                    why = ("it has seen its cards" if self._eligible >> seat & 1 else
+                           "only a seat whose team is 100 or more behind may, before it sees its cards")
+                    raise self._illegal(f"seat {seat} may not {self.rules.action_text(action)}: {why}",
+                                        "S16")
+                self.bid_values[seat] = action - BID0
             self._actions.append(ev)
             self._public.append(ev)
-            self.bid_values[seat] = action - BID0
-            if len(self._actions) == SEATS:
-                self._phase = _PLAY
-                self._fast = self._full
-                self.to_act = (self._dealer + 1) & 3
+            if len(self._actions) == self._p0:
+                self._after_bidding()
             else:
                 self.to_act = (seat + 1) & 3
             return
@@ -354,8 +407,42 @@ class SpadesState(HandState):
             raise ActionError("no seat is to act: the cards are being dealt", rule="S1")
         raise ActionError("no seat is to act: the hand is over", rule="S9")
 
+    def _disclose(self, seat: int) -> None:
+        """Await the shares that show ``seat`` its cards (S16, S18)."""
+        self.need = Disclose(seat, positions_of(seat, self._dealer))
+        self.to_act = CHANCE
+
+    def _after_bidding(self) -> None:
+        """Every blind nil bidder is shown its cards, clockwise from the dealer's left (S18); then the
+        dealer's left leads (S5)."""
+        unseen = self._unseen
+        if unseen:
+            for k in range(1, SEATS + 1):
+                seat = (self._dealer + k) & 3
+                if unseen >> seat & 1:
+                    self._disclose(seat)
+                    return
+        self.need = None
+        self._phase = _PLAY
+        self._fast = self._full
+        self.to_act = (self._dealer + 1) & 3
+
+    def _before_bidding(self) -> None:
+        """After a face-down deal or a disclose during the bidding: the next seat that may not bid blind
+        nil is shown its cards, clockwise from the dealer's left (S16); then the next seat bids."""
+        due = self._unseen & ~self._eligible
+        if due:
+            for k in range(1, SEATS + 1):
+                seat = (self._dealer + k) & 3
+                if due >> seat & 1:
+                    self._disclose(seat)
+                    return
+        self.need = None
+        self._phase = _BID
+        self.to_act = (self._dealer + 1 + sum(1 for b in self.bid_values if b >= 0)) & 3
+
     def _malformed(self, action: object) -> ActionError:
-        if self._phase == _PLAY and isinstance(action, int) and BID0 <= action <= BID0 + MAX_BID:
+        if self._phase == _PLAY and isinstance(action, int) and BID0 <= action <= LOOK:
             return self._illegal(f"seat {self.to_act} already bid: bids are fixed before the first trick",
                                  "S4")
         return self._illegal(f"{action!r} is not a Spades action here", PHASE_RULES[self._phase])
@@ -374,6 +461,9 @@ class SpadesState(HandState):
         need = self.need
         if need is None:
             raise FulfilError("nothing is awaited from the dealer now")
+        if isinstance(need, Disclose):
+            self._fulfil_disclose(need, values)
+            return
         ca = self.card_at
         hm: list[int] = []
         st = (-self._dealer - 1) % SEATS
@@ -402,9 +492,34 @@ class SpadesState(HandState):
         self.hmask = hm
         self.need = None
         assert isinstance(need, Deal)
-        self._public.append(("deal", need.hands))
         self._phase = _BID
-        self.to_act = (self._dealer + 1) & 3
+        if need.disclose:
+            self._public.append(("deal", need.hands))
+            self.to_act = (self._dealer + 1) & 3
+            return
+        self._public.append(("deal", need.hands, False))
+        self._unseen = (1 << SEATS) - 1
+        self._before_bidding()
+
+    def _fulfil_disclose(self, need: Disclose, values: Mapping[int, Card]) -> None:
+        ps = need.positions
+        self._check_values(values)
+        for p in values:
+            if p not in ps:
+                raise FulfilError(f"position {p} is not shown to seat {need.seat} now")
+        ca = self.card_at
+        m = 0
+        for p, c in values.items():
+            ca[p] = c
+            m |= BIT[c]
+        self.hmask[need.seat] |= m
+        self._full = UNKNOWN not in ca
+        self._unseen &= ~(1 << need.seat)
+        self._public.append(("disclose", need.seat, ps))
+        if len(self._actions) >= self._p0:
+            self._after_bidding()
+        else:
+            self._before_bidding()
 
     def _check_values(self, values: Mapping[int, Card]) -> None:
         """Raise ``FulfilError`` naming the first value that does not fit the deal."""
@@ -439,7 +554,7 @@ class SpadesState(HandState):
 
     def _history(self) -> tuple[list[list[tuple[int, Card]]], list[int]]:
         """The tricks so far as (seat, card) in play order, and the winner of each complete one."""
-        plays = self._actions[SEATS:]
+        plays = self._actions[self._p0:]
         tricks = [plays[k:k + SEATS] for k in range(0, len(plays), SEATS)]
         return tricks, [trick_winner(t) for t in tricks if len(t) == SEATS]
 
@@ -462,7 +577,7 @@ class SpadesState(HandState):
         if self._phase == _DEAL:
             return []
         ca = self.card_at
-        played = {c for _, c in self._actions[SEATS:]}
+        played = {c for _, c in self._actions[self._p0:]}
         return [(seat, tuple(p for p in ps if ca[p] == UNKNOWN or ca[p] not in played))
                 for seat, ps in self.rules._deals[self._dealer].hands]
 
@@ -474,7 +589,10 @@ class SpadesState(HandState):
         masked = self.clone()
         ca = masked.card_at = self.card_at[:]  # its own: the hidden cards are masked below
         dummies = self._dummies
-        hidden = [(s, ps) for s, ps in self._in_hand() if s != seat and s not in dummies]
+        down = self._unseen
+        # a seat does not see its own cards while they are face down to it (S16, S18)
+        hidden = [(s, ps) for s, ps in self._in_hand()
+                  if down >> s & 1 or (s != seat and s not in dummies)]
         for s, ps in hidden:
             for p in ps:
                 ca[p] = UNKNOWN
@@ -485,11 +603,13 @@ class SpadesState(HandState):
             unknown = tuple(p for _, ps in hidden for p in ps)
             masked._full = masked._fast = False
         masked._hidden = tuple(hidden)
-        hand = self.held(seat)
-        played = tuple(c for _, c in self._actions[SEATS:])
+        face_down = bool(down >> seat & 1)
+        hand = () if face_down else self.held(seat)
+        played = tuple(c for _, c in self._actions[self._p0:])
         seen = set(hand) | set(played)
         for d in dummies:
-            seen.update(self.held(d))
+            if not down >> d & 1:
+                seen.update(self.held(d))
         unseen = tuple(c for c in self.rules.deck if c not in seen)
         legal: tuple[Action, ...] = ()
         if self.to_act == seat:
@@ -519,7 +639,7 @@ class SpadesState(HandState):
             voids=tuple(tuple(sorted(v)) for v in voids), scores=self._scores, bags=self._bags,
             phase=PHASE_NAMES[self._phase], seats=_ALL_SEATS,
             hand_sizes=tuple(len(ps) for _, ps in self._in_hand()) if self._phase != _DEAL else (0,) * SEATS,
-            dummies=dummies)
+            dummies=dummies, blind_nil=self.blind_nil, eligible=self.eligible, face_down=face_down)
 
     def _after_determinize(self) -> None:
         ca = self.card_at
@@ -572,6 +692,20 @@ class SpadesState(HandState):
         raise GameError(f"no seat {seat!r} in Spades (seats 0-3)")
 
     @property
+    def blind_nil(self) -> tuple[int, ...]:
+        """The seats that bid blind nil (S16), ascending."""
+        return tuple(s for s in _ALL_SEATS if self._blind >> s & 1)
+
+    @property
+    def eligible(self) -> tuple[int, ...]:
+        """The seats that may bid blind nil in this hand (S16), ascending."""
+        return tuple(s for s in _ALL_SEATS if self._eligible >> s & 1)
+
+    def face_down(self, seat: int) -> bool:
+        """Whether ``seat``'s cards are dealt but not yet shown to it (S16, S18)."""
+        return bool(self._unseen >> seat & 1)
+
+    @property
     def bids(self) -> tuple[int | None, ...]:
         """Each seat's bid (0 is nil), None while not made."""
         return tuple(None if b < 0 else b for b in self.bid_values)
@@ -599,7 +733,7 @@ class SpadesState(HandState):
         """The cards of the current trick as (seat, card) in play order."""
         if self._phase < _PLAY:
             return ()
-        k = (len(self._actions) - SEATS) % SEATS
+        k = (len(self._actions) - self._p0) % SEATS
         return tuple(self._actions[-k:]) if k else ()
 
     def held(self, seat: int) -> tuple[Card, ...]:

@@ -16,7 +16,7 @@ from p2pcards.games import HandState, Match, View
 from p2pcards.games.cards import SPADES, card_text
 from p2pcards.games.spades.match import SpadesMatch
 from p2pcards.games.spades.scoring import TEAMS, HandResult
-from p2pcards.games.spades.state import SpadesState, SpadesView, trick_winner
+from p2pcards.games.spades.state import BLIND_NIL, SpadesState, SpadesView, trick_winner
 
 
 class Face(faces.Face):
@@ -33,6 +33,9 @@ class Face(faces.Face):
         v = _spades(view)
         head = Text(f"Dealer: {self.name(v.dealer)}   spades ")
         head.append("broken" if v.spades_broken else "not broken yet")
+        if v.eligible:
+            who = words.join([self.name(s) for s in v.eligible])
+            head.append(f"   blind nil open to {who} (100 or more behind)", style="dim")
         grid = Table(box=None, show_header=True, header_style="dim", pad_edge=False, padding=(0, 2, 0, 0))
         for h in ("", "bid", "tricks", "cards", "team score", ""):
             grid.add_column(h)
@@ -48,7 +51,7 @@ class Face(faces.Face):
             t = 0 if seat in TEAMS[0] else 1
             team = f"{v.scores[t]}, {words.count(v.bags[t], 'bag')}" if seat == TEAMS[t][0] else ""
             cards_left = 13 - sum(v.tricks_won) - (1 if seat in played else 0)
-            grid.add_row(self.who(v, seat), "—" if bid is None else ("nil" if bid == 0 else str(bid)),
+            grid.add_row(self.who(v, seat), "—" if bid is None else bid_text(v, seat),
                          str(v.tricks_won[seat]), str(cards_left), team, in_trick)
         contracts = Text("Contracts: ", style="dim")
         for t in (0, 1):
@@ -74,6 +77,20 @@ class Face(faces.Face):
             lines.append(Text("Your seat is an open dummy: your cards are face up and played by the dummy "
                               "policy (`return` asks to play again).", style="dim"))
         return lines
+
+    def hand_line(self, view: View, trump_suit: int | None = None) -> Text:
+        v = _spades(view)
+        if not v.face_down:
+            return super().hand_line(view, trump_suit)
+        line = Text("Your hand: ", style="bold")
+        line.append("your cards are face down", style="bold magenta")
+        if BLIND_NIL in v.legal_actions:
+            line.append(" - look at them and bid, or bid blind nil without looking (±200)", style="dim")
+        elif v.seat in v.blind_nil:
+            line.append(" - you bid blind nil: you see them once the bidding is over", style="dim")
+        else:
+            line.append(" - at your turn to bid you may look at them, or bid blind nil", style="dim")
+        return line
 
     def dummy_line(self, v: SpadesView, seat: int) -> Text:
         """An open dummy's cards, face up for everyone."""
@@ -114,6 +131,10 @@ class Face(faces.Face):
         line = Text(f"{name} ", style="bold")
         if text == "bid nil":
             line.append("bid nil" if you else "bids nil")
+        elif text == "bid blind nil":
+            line.append("bid blind nil" if you else "bids blind nil", style="magenta")
+        elif text == "look":
+            line.append("look at your cards" if you else "looks at their cards")
         elif verb in ("bid", "play"):
             line.append(verb if you else verb + "s")
             line.append(" ")
@@ -156,13 +177,15 @@ class Face(faces.Face):
         return self._took is not None or (text.startswith("bid") and self._bids % 4 == 0)
 
     def hint(self, text: str, view: View) -> str:
-        return "take no trick: ±100" if text == "bid nil" else ""
+        return {"bid nil": "take no trick: ±100",
+                "bid blind nil": "take no trick, without seeing your cards: ±200",
+                "look": "see your cards, then bid"}.get(text, "")
 
     def hand_result(self, state: HandState, summary: str) -> list[Text]:
         r = state.result
         if not isinstance(r, HandResult):
             return super().hand_result(state, summary)
-        bids = ", ".join(f"{self.name(s)} {'nil' if b == 0 else b}" for s, b in enumerate(r.bids))
+        bids = ", ".join(f"{self.name(s)} {r.bid_text(s)}" for s in range(len(r.bids)))
         tricks = ", ".join(f"{self.name(s)} {t}" for s, t in enumerate(r.tricks))
         lines = [Text(f"Bids: {bids}"), Text(f"Tricks: {tricks}")]
         for team in r.teams:
@@ -198,13 +221,14 @@ class Face(faces.Face):
             "last_trick": [[s, card_text(c)] for s, c in v.last_trick], "spades_broken": v.spades_broken,
             "scores": list(v.scores), "bags": list(v.bags), "contracts": list(v.contracts),
             "dummies": {str(d): [card_text(c) for c in dummy_cards(v, d)] for d in v.dummies},
+            "blind_nil": list(v.blind_nil), "eligible": list(v.eligible), "face_down": v.face_down,
         }
 
     def result_json(self, state: HandState) -> dict[str, Any]:
         r = state.result
         if not isinstance(r, HandResult):
             return {}
-        return {"bids": list(r.bids), "tricks": list(r.tricks),
+        return {"bids": list(r.bids), "blind_nil": list(r.blind), "tricks": list(r.tricks),
                 "teams": [{"seats": list(TEAMS[t.team]), "points": t.points, "score": t.score, "bags": t.bags,
                            "contract": t.contract, "made": t.made} for t in r.teams]}
 
@@ -214,6 +238,14 @@ class Face(faces.Face):
         return {"teams": [{"seats": list(TEAMS[t]), "score": match.scores[t], "bags": match.bags[t]}
                           for t in (0, 1)],
                 "hands_played": match.hands_played, "target": match.rules.target, "winner": match.winner}
+
+
+def bid_text(view: SpadesView, seat: int) -> str:
+    """A bid made, as the public bids show it: ``blind nil``, ``nil`` or the number (S17)."""
+    b = view.bids[seat]
+    if b == 0:
+        return "blind nil" if seat in view.blind_nil else "nil"
+    return str(b)
 
 
 def dummy_cards(view: SpadesView, seat: int) -> tuple[int, ...]:
