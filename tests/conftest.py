@@ -11,13 +11,20 @@ How many workers: one more than the machine's cores, at least two.  Most of the 
 between processes that wait on the network and on timeouts (a seat silent for ``--timeout 5``), so a
 core is often idle with one worker per core; with one more they stay busy (2 cores: 3 workers, about
 twice as fast as one process; see the closing note of issue 20 for the figures).
+
+No test touches the user's own files: every test runs with ``P2PCARDS_HOME`` (the data directory the
+program reads) and ``XDG_DATA_HOME`` (where ``platformdirs`` puts it when ``P2PCARDS_HOME`` is unset)
+inside its own ``tmp_path``, and so does every program a test starts with the test's environment.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
+
+from p2pcards.store.paths import HOME_ENV
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -26,3 +33,16 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
     return max(2, cores + 1)
+
+
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A data directory of the test's own, for the test and for the programs it starts.
+
+    Not created here: a test that makes ``tmp_path / "home"`` itself still can.  Tests that change
+    the environment temporarily use ``monkeypatch.context()``, never ``monkeypatch.undo()``, which
+    would undo this too."""
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
+    # A second fence: code that ignored P2PCARDS_HOME (or a test that unsets it to reach the
+    # platform's default) lands in the test's own directory too.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))

@@ -58,7 +58,18 @@ class UsageError(DealError):
 def accepts(check: Callable[[], object]) -> bool:
     """Boolean convenience: ``True`` if ``check()`` returns, ``False`` if it raises a ``DealError``.
 
-    >>> accepts(lambda: verify_shuffle(ctx, joint, deck, shuffle))  # doctest: +SKIP
+    >>> accepts(lambda: None)
+    True
+    >>> def refused() -> None:
+    ...     raise ProofError("the shuffle's proof does not verify", seat=2)
+    >>> accepts(refused)
+    False
+
+    Any other exception is a bug of the caller's, not a peer's fault, and is not swallowed:
+
+    >>> accepts(lambda: 1 // 0)
+    Traceback (most recent call last):
+    ZeroDivisionError: integer division or modulo by zero
     """
     try:
         check()

@@ -1,9 +1,16 @@
 """Helpers for tests of the rules, the same for every game: deal these cards to these seats, play
-these moves by their text, build the audit record of a hand.
+these moves by their text, build the audit record of a hand (the examples run in the suite).
 
-    hand = deal("durak", {0: "6C 7C 8C 9C TC JC", 1: "6D 7D 8D 9D TD JD"}, rest="9S", players=2)
-    hand.play("show none", "show none", "attack 6C", "take")
-    assert hand.state.to_act == 0 and hand.audit().ok
+    >>> hand = deal("durak", {0: "6C 7C 8C 9C TC JC", 1: "6D 7D 8D 9D TD JD"}, rest="9S", players=2)
+    >>> hand.play("show none", "show none").legal  # seat 1 attacks first
+    ['attack 6D', 'attack 7D', 'attack 8D', 'attack 9D', 'attack TD', 'attack JD']
+    >>> hand.play("attack 6D").legal  # seat 0 holds only clubs and no trump (spades): it must take
+    ['take']
+    >>> hand.play("take").state.to_act, hand.legal, hand.audit().ok
+    (1, ['pass'], True)
+    >>> hand.play("attack 7D")  # an illegal move raises, naming the rule and what is legal
+    Traceback (most recent call last):
+    p2pcards.games.base.IllegalAction: seat 1 may add a card of a rank on the table, or pass (D6); ...
 
 The deck follows the game's own layout: the cards of ``hands`` go, in the order given, to the
 positions the first ``Deal`` gives each seat (whatever set of seats the setup deals in), ``rest``

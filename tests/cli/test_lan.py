@@ -15,7 +15,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,13 +80,18 @@ class Proc:
             if buffer:
                 self._take(buffer.decode(errors="replace"))
             self.ended.set()
-            self._news.set()
+            self._tell()
 
     def _take(self, line: str) -> None:
         self.output.append(line)
         if line.startswith("{"):
             self.events.append(json.loads(line))
-            self._news.set()
+            self._tell()
+
+    def _tell(self) -> None:
+        # every task waiting holds the event that was current when it began to wait: all wake up
+        self._news.set()
+        self._news = trio.Event()
 
     def report(self) -> str:
         return f"--- {self.name} (exit {self.proc.returncode}):\n" + "\n".join(self.output[-40:])
@@ -101,7 +106,11 @@ class Proc:
                     return event
             if self.ended.is_set():
                 raise AssertionError(f"{self.name} ended before a {kind!r} event\n{self.report()}")
-            self._news = trio.Event()
+            await self._news.wait()
+
+    async def beyond(self, count: int) -> None:
+        """Until it has printed more than ``count`` events, or its output ended."""
+        while len(self.events) <= count and not self.ended.is_set():
             await self._news.wait()
 
     async def finish(self) -> int:
@@ -148,6 +157,40 @@ class Procs:
 
     def report(self) -> str:
         return "\n".join(p.report() for p in self.running)
+
+    @contextlib.contextmanager
+    def progressing(self, quiet_s: float = 60, limit_s: float = 600) -> Iterator[None]:
+        """Fails the block when none of the processes has printed a line for ``quiet_s`` seconds (a
+        stuck match), or after ``limit_s`` in all (a match that never ends although it talks).
+
+        A deadline on the whole match instead fails a match that is only slow on a loaded machine,
+        where every process moves on, however slowly: the seconds of the move clocks they run are
+        theirs, not the test's, so a mock clock here would not reach them."""
+        body = trio.CancelScope(deadline=trio.current_time() + limit_s)
+        watcher = trio.CancelScope()
+        stuck: list[int] = []
+
+        async def watch() -> None:
+            with watcher:
+                seen = -1
+                while True:
+                    printed = sum(len(p.output) for p in self.running)
+                    if printed == seen:
+                        stuck.append(printed)
+                        body.cancel()
+                        return
+                    seen = printed
+                    await trio.sleep(quiet_s)
+
+        self.nursery.start_soon(watch)
+        try:
+            with body:
+                yield
+        finally:
+            watcher.cancel()
+        if body.cancelled_caught:
+            why = f"nothing printed for {quiet_s} s" if stuck else f"not over after {limit_s} s"
+            raise AssertionError(f"{why}\n{self.report()}")
 
 
 async def host_port(host: Proc) -> int:

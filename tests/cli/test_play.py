@@ -291,8 +291,9 @@ def as_letters(card: str) -> str:
     return card[:-1] + SUIT_LETTERS[card[-1]]
 
 
-def test_a_hand_at_a_pseudo_terminal() -> None:
-    env = dict(os.environ, TERM="dumb", NO_COLOR="1", PYTHONPATH=str(ROOT))
+def test_a_hand_at_a_pseudo_terminal(tmp_path: Path) -> None:
+    env = dict(os.environ, TERM="dumb", NO_COLOR="1", PYTHONPATH=str(ROOT),
+               **{HOME_ENV: str(tmp_path / "home")})
     args = ["-m", "p2pcards", "play", "durak", "--players", "2", "--level", "easy", "--seed", "3"]
     child = pexpect.spawn(
         sys.executable, args, env=env, encoding="utf-8", timeout=60, dimensions=(50, 110), cwd=str(ROOT),
