@@ -776,3 +776,34 @@ def test_information_cards_played_are_public_hidden_cards_stay_unknown() -> None
     m = v._masked
     assert all(m.card_at[p] == UNKNOWN for p in st.hands[1])
     assert card_text(v.trump) == "9S"
+
+
+def _replay_without_the_dealer() -> tuple[AziMatch, AziHand]:
+    """The issue's example: 4 players, dealer 3 folds, seats 0, 1, 2 take a trick each, no buy-in."""
+    r = rules(players=4, blind=False, azi_buy_in=False)
+    deck = deck_for(r, 3, {0: "AH 6D 8D", 1: "6H AD 8H", 2: "7H 7D 6S", 3: "KH KD 9S"})
+    m = r.new_match(3)
+    st = play(m.new_hand(), deck, "bet 10", "call", "call", "fold",
+              "play AH", "play 6H", "play 7H", "play 6D", "play AD", "play 7D",
+              "play 8H", "play 6S", "play 8D")
+    res = st.result
+    assert res is not None and res.azi and res.trick_winners == (0, 1, 2)
+    return m.settle(st), st
+
+
+def test_a14_a16_a_replay_the_dealer_takes_no_part_in_is_still_dealt_by_the_dealer() -> None:
+    m, _ = _replay_without_the_dealer()
+    assert m.dealer == 3 and 3 not in m.seated
+    nxt = m.new_hand()
+    assert nxt.dealer == 3 and dict(nxt.setup)["dealer"] == 3
+    need = nxt.need
+    # the deal starts at the dealer's left and skips the dealer, who holds no cards
+    assert isinstance(need, Deal) and need.hands == ((0, (0, 3, 6)), (1, (1, 4, 7)), (2, (2, 5, 8)))
+    r = nxt.rules
+    deck = deck_for(r, 3, {0: "AS KS QS", 1: "AD KD QD", 2: "AH KH QH"}, seats=(0, 1, 2))
+    fulfil_from(nxt, deck)
+    # the trump is the last card dealt (seat 2's third card), not a card of the dealer
+    assert nxt.need == Reveal((8,))
+    drive(nxt, deck)
+    assert card_text(nxt.trump_card) == "QH"
+    assert nxt.phase_name == "bidding" and nxt.to_act == 0  # the dealer's left opens (A6)

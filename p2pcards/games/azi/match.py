@@ -107,8 +107,11 @@ class AziMatch(Match):
 
     @property
     def dealer(self) -> int:
-        """The dealer of the next hand: the winner of the last pot (A6), or the same dealer for an azi
-        replay; if that seat takes no part, the next seat clockwise that does."""
+        """The dealer of the next hand: the winner of the last pot (A6), or, if that seat takes no part,
+        the next seat clockwise that does.  An azi replay is dealt by the same dealer even when it takes
+        no part in the replay (A14, A16): the deal and the bidding still start at its left."""
+        if self.pot:
+            return self._dealer
         return next_taking_part(self._dealer, self._taking_part(), self.rules.n)
 
     @property
