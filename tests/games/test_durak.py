@@ -659,6 +659,44 @@ def test_d15_a_bout_won_by_the_defender_restarts_the_count() -> None:
     assert len(bouts) > 25 + 30 and all(took and drawn == 0 for took, drawn in bouts[-30:])
 
 
+def test_d15_a_thirtieth_stalled_bout_that_leaves_one_player_holding_cards_makes_them_durak() -> None:
+    # two players; B (the first attacker) attacks until the talon is empty and A always takes, B throwing
+    # in a pair when one card is left, so A ends with 31 cards; A beats B's next card, then attacks
+    # with one card per bout and B always takes: the 30th of those stalled bouts is A's last card
+    rules = load("durak", players=2)
+    deck = list(rules.deck)
+    Rng(3).shuffle(deck)
+    st = rules.new_hand({"dealer": 0, "hand": 0})
+    assert isinstance(st, DurakState)
+    settle(st, deck)
+    show_all(st, deck)
+    b = st.attacker
+    a = 1 - b
+    counted = False
+    while st.to_act != TERMINAL:
+        texts, talon, seat = st.legal_texts(), len(st.talon), st.to_act
+        if st.phase_name == "lead":
+            low = sorted(st.hand_cards(seat))
+            if talon == 1:
+                low = [c for c in low if sum(1 for x in low if x % 13 == c % 13) > 1]
+            text = f"attack {card_text(low[0])}"
+        elif st.phase_name == "defend":
+            text = "take" if talon or seat == b else texts[0]
+        else:
+            adds = [t for t in texts if t.startswith("add")]
+            text = adds[0] if talon == 1 and st.taking and adds and len(st.att) == 1 else "pass"
+        play(st, deck, text)
+        if talon == 0 and st.phase_name == "lead" and st.to_act == a and st.stalled == 0:
+            assert len(st.hands[a]) == 30 and len(st.hands[b]) == 4
+            counted = True
+    result = st.result
+    assert counted and st.stalled == 30  # the bout that ended the hand was the 30th stalled one in a row
+    assert result is not None and result.out_order == ((a,),)
+    assert result.durak == b and not result.stalled and not result.draw
+    assert result.points()[b] == -1 and result.points()[a] == 1
+    assert "is the durak" in result.summary()
+
+
 # ----------------------------------------------------------------------------- D14
 
 
