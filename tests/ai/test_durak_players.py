@@ -77,8 +77,8 @@ def new_hand(n: int, dealer: int) -> DurakState:
     return state
 
 
-def play_hand(players: Sequence[Player], n: int, seed: int) -> DurakState:
-    rules = load("durak", players=n)
+def play_hand(players: Sequence[Player], n: int, seed: int, **options: object) -> DurakState:
+    rules = load("durak", players=n, **options)
     deck = list(rules.deck)
     Rng(seed).shuffle(deck)
     state = rules.new_hand({"dealer": seed % n})
@@ -121,6 +121,16 @@ def test_hard_plays_only_legal_moves_to_the_end(n):
     seats += [NormalPlayer(rules, s) for s in range(1, n)]
     state = play_hand(seats, n, 3 + n)
     assert state.result is not None
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_every_level_plays_the_52_card_deck_to_the_end(n):
+    rules = load("durak", players=n, deck=52)
+    for seed in range(3):
+        seats: list[Player] = [HardPlayer(rules, 7, QUICK, QUICK_UNITS)]
+        seats += [(EasyPlayer if (s + seed) % 2 else NormalPlayer)(rules, seed + s) for s in range(1, n)]
+        state = play_hand(seats, n, seed, deck=52)
+        assert state.result is not None
 
 
 def test_default_hard_plays_a_whole_two_player_hand():

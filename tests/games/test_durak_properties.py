@@ -30,7 +30,7 @@ def new_hand(players: int, seed: int, **options: object) -> tuple[DurakState, li
 
 def check_zones(state: DurakState) -> None:
     seen = sorted(p for _, ps in state.zones() for p in ps)
-    assert seen == list(range(36))
+    assert seen == list(range(len(state.rules.deck)))
 
 
 def other_actions(state: DurakState, rng: Rng) -> list[int]:
@@ -45,9 +45,9 @@ def other_actions(state: DurakState, rng: Rng) -> list[int]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, limit5=st.booleans())
-def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: bool) -> None:
-    full, deck, rng = new_hand(players, seed, first_bout_limit_5=limit5)
+@given(seed=SEEDS, players=PLAYERS, limit5=st.booleans(), size=st.sampled_from((36, 52)))
+def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: bool, size: int) -> None:
+    full, deck, rng = new_hand(players, seed, first_bout_limit_5=limit5, deck=size)
     pick, noise = rng.fork("pick"), rng.fork("noise")
     rules = full.rules
     replicas = [rules.new_hand(dict(full.setup)) for _ in range(players)]
@@ -127,7 +127,7 @@ def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: b
     for replica in replicas:
         assert rules.replay(replica.record()).digest() == full.digest()
     # the same inputs give the same digest
-    again, deck2, rng2 = new_hand(players, seed, first_bout_limit_5=limit5)
+    again, deck2, rng2 = new_hand(players, seed, first_bout_limit_5=limit5, deck=size)
     assert deck2 == deck
     pick2 = rng2.fork("pick")
     while again.to_act != TERMINAL:

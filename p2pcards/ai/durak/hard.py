@@ -50,13 +50,13 @@ from p2pcards.ai.sampling import Allowed, sample_assignment
 from p2pcards.games.base import CHANCE, UNKNOWN, Action, Rules, View
 from p2pcards.games.durak import actions as A
 from p2pcards.games.durak.state import (
-    ADDABLE,
     BEATERS,
     P_DEFEND,
     P_LEAD,
     P_OVER,
     DurakState,
     DurakView,
+    addable,
     cards_of,
 )
 from p2pcards.games.rng import Rng
@@ -155,7 +155,7 @@ def club_policy(s: DurakState) -> int:
             if cheap and weight <= 16:
                 return A.TAKE
         return A.BEAT + u * 64 + best
-    adds = hand & ADDABLE[s.ranks >> 4]
+    adds = hand & addable(s.ranks)
     if not adds:
         return A.PASS
     best, bv = -1, -1e9
@@ -324,7 +324,7 @@ class HardPlayer:
         key = (view.dealer, view.trump, view.seat, *pair)
         solver = self.solver
         if solver is None or self.solver_hand != key or len(solver.bounds) > self.effort.table_limit:
-            solver = self.solver = Solver(view.trump_suit, view.seat, 0, pair)
+            solver = self.solver = Solver(view.trump_suit, view.seat, 0, pair, self.rules.deck)
             self.solver_hand = key
         return solver
 
@@ -484,7 +484,7 @@ class HardPlayer:
                     if (solver is None or solver.trump != s.trump_suit or solver.me != me
                             or solver.pair != pair
                             or len(solver.bounds) > self.effort.table_limit):
-                        solver = self.solver = Solver(s.trump_suit, me, 0, pair)
+                        solver = self.solver = Solver(s.trump_suit, me, 0, pair, s.rules.deck)
                         self.solver_hand = None
                 solver.nodes = 0
                 solver.budget = self.effort.leaf_nodes

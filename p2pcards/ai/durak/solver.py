@@ -25,12 +25,21 @@ from p2pcards.games.durak.state import P_DEFEND, P_LEAD, P_OVER, P_THROW, DurakS
 
 HAND_LIMIT = 6
 DURAK_CARDS = tuple(s * 13 + r for s in range(4) for r in range(4, 13))
+"""The 36-card deck (``deck=52`` plays every card: a ``Solver`` is given its deck)."""
 
 _CHUNKS = tuple(tuple(tuple(k * 9 + b for b in range(9) if v >> b & 1) for v in range(512)) for k in range(4))
 
 
 def bits(m: int) -> tuple[int, ...]:
-    """The indices of a 36-bit mask, lowest first."""
+    """The indices of a mask, lowest first (36 bits at the speed of table look-ups; the 52 of the
+    52-card deck through a loop)."""
+    if m >> 36:
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return tuple(out)
     c0, c1, c2, c3 = _CHUNKS
     return c0[m & 511] + c1[m >> 9 & 511] + c2[m >> 18 & 511] + c3[m >> 27]
 
@@ -75,8 +84,8 @@ class Layout:
 
     __slots__ = ("beaters", "card", "index", "rank_mask")
 
-    def __init__(self, trump: int) -> None:
-        order = sorted(DURAK_CARDS, key=lambda c: (c % 13 + (13 if c // 13 == trump else 0), c))
+    def __init__(self, trump: int, deck: tuple[int, ...] = DURAK_CARDS) -> None:
+        order = sorted(deck, key=lambda c: (c % 13 + (13 if c // 13 == trump else 0), c))
         self.card = order
         self.index = {c: i for i, c in enumerate(order)}
         self.beaters = [sum(1 << j for j, d in enumerate(order) if beats(d, a, trump)) for a in order]
@@ -90,13 +99,14 @@ class Layout:
         return m
 
 
-_LAYOUTS: dict[int, Layout] = {}
+_LAYOUTS: dict[tuple[int, int], Layout] = {}
 
 
-def layout(trump: int) -> Layout:
-    got = _LAYOUTS.get(trump)
+def layout(trump: int, deck: tuple[int, ...] = DURAK_CARDS) -> Layout:
+    key = (trump, len(deck))
+    got = _LAYOUTS.get(key)
     if got is None:
-        got = _LAYOUTS[trump] = Layout(trump)
+        got = _LAYOUTS[key] = Layout(trump, deck)
     return got
 
 
@@ -106,13 +116,14 @@ class Solver:
     __slots__ = ("beaters", "bounds", "budget", "layout", "me", "nodes", "pair", "pair_sum", "rank_mask",
                  "trump")
 
-    def __init__(self, trump: int, me: int, budget: int, pair: tuple[int, int] = (0, 1)) -> None:
+    def __init__(self, trump: int, me: int, budget: int, pair: tuple[int, int] = (0, 1),
+                 deck: tuple[int, ...] = DURAK_CARDS) -> None:
         self.trump = trump
         self.me = me
         self.pair = pair
         """The two seats still playing (at a bigger table, the others are out)."""
         self.pair_sum = pair[0] + pair[1]
-        self.layout = layout(trump)
+        self.layout = layout(trump, deck)
         self.beaters = self.layout.beaters
         self.rank_mask = self.layout.rank_mask
         self.bounds: dict[tuple[int, ...], int] = {}

@@ -1,12 +1,13 @@
 """One hand of Durak as a state machine (rules D1-D15 of the rulebook).
 
 Deck positions, for the ``m`` seats that play the hand (every seat of the table unless some are away,
-see ``DurakMatch.without``): let ``ring`` be the playing seats clockwise from the dealer's left, the
-dealer last.  The deal gives position ``k`` (``0 <= k < 6m``) to ``ring[k % m]`` (six rounds of one
-card); position ``6m`` is the trump card turned up under the talon and drawn last; the positions after
-it, ``6m + 1`` to 35, are the talon, drawn from ``6m + 1`` upwards.  With six players there is no talon
-and the dealer's last card (position 35) is turned up and stays in the dealer's hand.  With every seat
-playing, ``ring[k % n]`` is seat ``(dealer + 1 + k) % n``.
+see ``DurakMatch.without``) and a deck of ``N`` cards (36, or 52 with ``deck=52``): let ``ring`` be the
+playing seats clockwise from the dealer's left, the dealer last.  The deal gives position ``k``
+(``0 <= k < 6m``) to ``ring[k % m]`` (six rounds of one card); position ``6m`` is the trump card turned
+up under the talon and drawn last; the positions after it, ``6m + 1`` to ``N - 1``, are the talon,
+drawn from ``6m + 1`` upwards.  When the deal uses the whole deck (six players, 36 cards) there is no
+talon and the dealer's last card (position 35) is turned up and stays in the dealer's hand.  With
+every seat playing, ``ring[k % n]`` is seat ``(dealer + 1 + k) % n``.
 
 Order of play: the deal (``Deal``), the trump (``Reveal``), the trump showing of D3 (every playing
 seat from the dealer's left says ``show CARD`` or ``show none``), then bouts.  In a bout exactly one
@@ -65,6 +66,8 @@ def beats(defence: Card, attack: Card, trump_suit: int) -> bool:
 # ---------------------------------------------------------------------------- card masks
 # A Durak card is ``suit * 13 + rank - 2`` with ranks 6..14, so the cards of a suit are bits 4..12 of
 # its 13-bit block; ``_chunks(offset)`` lists, for each 9-bit pattern of one suit, ``offset + card``.
+# The 52-card deck adds ranks 2..5 (bits 0..3 of each block): a mask holding one of them takes a plain
+# loop (``LOW``), so the 36-card hot paths stay as they were.
 
 BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 RANK_BIT: tuple[int, ...] = tuple(1 << (c % 13) for c in range(52))
@@ -80,8 +83,23 @@ _CARDS = _chunks(0)
 _ADDS = _chunks(A.ADD)
 
 
+LOW = sum(0b1111 << (s * 13) for s in range(4))
+"""The ranks 2..5 of every suit: cards only the 52-card deck has."""
+
+
+def _bits(mask: int) -> tuple[Card, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The Durak cards of a mask, lowest id first."""
+    if mask & LOW:
+        return _bits(mask)
     c0, c1, c2, c3 = _CARDS
     return c0[mask >> 4 & 511] + c1[mask >> 17 & 511] + c2[mask >> 30 & 511] + c3[mask >> 43 & 511]
 
@@ -105,7 +123,20 @@ def _addable() -> tuple[int, ...]:
 
 
 ADDABLE = _addable()
-"""``ADDABLE[ranks >> 4]``: every card whose rank is in ``ranks`` (a mask of ``card % 13``)."""
+"""``ADDABLE[ranks >> 4]``: every card whose rank is in ``ranks`` (a mask of ``card % 13``), for ranks
+6..A; ``addable`` takes any ranks."""
+_RANK_CARDS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+
+
+def addable(ranks: int) -> int:
+    """Every card whose rank is in ``ranks`` (a mask of ``card % 13``)."""
+    if ranks & 0b1111:
+        m = 0
+        for r in range(13):
+            if ranks >> r & 1:
+                m |= _RANK_CARDS[r]
+        return m
+    return ADDABLE[ranks >> 4]
 BEATERS: tuple[tuple[int, ...], ...] = tuple(
     tuple((SUIT_MASK[a // 13] & ~((1 << (a + 1)) - 1)) | (SUIT_MASK[t] if a // 13 != t else 0)
           for a in range(52))
@@ -174,7 +205,9 @@ class DurakState(HandState):
         """Per card id, its deck position when this replica knows it."""
         # the talon in reverse drawing order: ``pop()`` gives the next card; the trump is first
         self.talon: list[int] = []
-        self.trump_pos = HAND_SIZE * m if m < 6 else len(rules.deck) - 1
+        size = len(rules.deck)
+        self.trump_pos = HAND_SIZE * m if HAND_SIZE * m < size else size - 1
+        """The card turned up for trump: the first after the deal, or the dealer's last (D2)."""
         self.trump_suit = -1
         self.discard: list[int] = []
         self.att: list[int] = []
@@ -242,9 +275,12 @@ class DurakState(HandState):
         hm = self.hmask[seat]
         phase = self.phase
         if phase == P_THROW:
-            m = hm & ADDABLE[self.ranks >> 4]
+            ranks = self.ranks
+            m = hm & (ADDABLE[ranks >> 4] if not ranks & 0b1111 else addable(ranks))
             if not m:
                 return [A.PASS]
+            if m & LOW:
+                return [*(A.ADD + c for c in _bits(m)), A.PASS]
             a0, a1, a2, a3 = _ADDS
             out = [*a0[m >> 4 & 511], *a1[m >> 17 & 511], *a2[m >> 30 & 511], *a3[m >> 43 & 511]]
             out.append(A.PASS)
@@ -653,7 +689,7 @@ class DurakState(HandState):
                 hands[s].extend(ps)
                 hmask[s] = _mask_at(known, ps)
             self.talon = [*range(len(known) - 1, self.trump_pos, -1)]
-            if len(self.ring) < 6:
+            if self.trump_pos == HAND_SIZE * len(self.ring):
                 self.talon.insert(0, self.trump_pos)
             self.phase = P_TRUMP
             self._need = Reveal((self.trump_pos,))
