@@ -797,7 +797,11 @@ def test_options_defaults_sorted_and_checked() -> None:
             load("durak", deck=bad)
     with pytest.raises(OptionError, match=r"unknown durak option 'deck_52'; the options are: deck, "):
         load("durak", deck_52=True)
-    for locked in ("transfer", "jokers"):
+    assert load("durak", transfer=True).options == (
+        ("first_bout_limit_5", False), ("players", 4), ("series_hands", 1), ("transfer", True))
+    with pytest.raises(OptionError, match=r"^durak option 'transfer' is True or False$"):
+        load("durak", transfer="on")
+    for locked in ("jokers",):
         # the message names no version number (ours is not 1.0): it says what the variant is
         with pytest.raises(OptionError, match=r"is a locked variant this version does not play: it can "
                                               r"only be off$") as refused:

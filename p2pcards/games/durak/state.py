@@ -1,4 +1,4 @@
-"""One hand of Durak as a state machine (rules D1-D15 of the rulebook).
+"""One hand of Durak as a state machine (rules D1-D18 of the rulebook).
 
 Deck positions, for the ``m`` seats that play the hand (every seat of the table unless some are away,
 see ``DurakMatch.without``) and a deck of ``N`` cards (36, or 52 with ``deck=52``): let ``ring`` be the
@@ -14,6 +14,11 @@ seat from the dealer's left says ``show CARD`` or ``show none``), then bouts.  I
 seat is awaited at a time: the main attacker leads, the defender beats or takes, and throw-in rounds
 ask the attackers one by one in the priority order of D6 (seats with no cards at all are not asked).
 After the bout the draw is one ``Deal`` of the talon's top positions in the order of D10.
+
+With ``transfer=on`` (D16-D18) a defender facing only unbeaten cards of one rank may ``transfer``: it
+adds a card of that rank and becomes the main attacker, and the next active seat defends every card
+on the table, with its own limit (D7: its hand size then, and 6), throw-in order and draw order (D17).
+Whoever led the bout and whoever transferred count as seats that added cards (D10).
 
 Inside, each seat's known cards are also kept as a bitmask of card ids (``hmask``), with the position
 of every known card (``pos_of``): the legal moves and their checks are a few table look-ups, so the
@@ -231,6 +236,7 @@ class DurakState(HandState):
         self.ti_added = False
         self.adders = 0  # bit s: seat s added a card this bout (D10)
         self.stalled = 0  # bouts in a row that ended with a take and no card drawn (D15)
+        self.transfers = rules.transfer  # D16: a defender may pass the attack on
         self.show_idx = 0
         self.best_show = 99
         self.leader = -1
@@ -298,6 +304,8 @@ class DurakState(HandState):
                     unbeaten += 1
             if unbeaten > 1:
                 out.sort()
+            if self.transfers:
+                out.extend([A.TRANSFER + c for c in cards_of(self._transferable(seat))])
             out.append(A.TAKE)
             return out
         if phase == P_LEAD:
@@ -484,7 +492,7 @@ class DurakState(HandState):
     # ---- a bout
 
     def _next_active(self, seat: int) -> int:
-        """The first seat clockwise from ``seat`` (inclusive) that is not out."""
+        """The first seat clockwise from ``seat`` (inclusive; ``seat`` may be ``n``) that is not out."""
         n, out = self.n, self.out
         for i in range(n):
             s = (seat + i) % n
@@ -509,10 +517,59 @@ class DurakState(HandState):
         self.phase = P_LEAD
         self.to_act = attacker
 
+    def _transferable(self, seat: int) -> int:
+        """The cards ``seat``, defending, may transfer with (D16), as a mask."""
+        att, n_att = self.att, len(self.att)
+        for d in self.dfn:
+            if d >= 0:
+                return 0  # a card is beaten: too late
+        cap = self.rules.first_bout_limit if self.bout == 1 else HAND_SIZE
+        if n_att >= cap or len(self.hands[self._next_active(seat + 1)]) <= n_att:
+            return 0
+        return self.hmask[seat] & _RANK_CARDS[self.card_at[att[0]] % 13]
+
+    def _transfer(self, seat: int, c: Card, action: Action) -> None:
+        """D16-D17: ``seat`` adds ``c`` and passes the attack on to the next active seat."""
+        if not self.transfers:
+            raise self._illegal("this table plays without transfers (option transfer)", "D16")
+        if any(d >= 0 for d in self.dfn):
+            raise self._illegal("a transfer is allowed only while no attack card is beaten", "D16")
+        self._card_from_hand(seat, c)
+        known = self.card_at
+        rank = known[self.att[0]] % 13
+        if c % 13 != rank:
+            on_table = card_text(known[self.att[0]])[:-1]
+            raise self._illegal(
+                f"a transfer adds a card of the rank on the table ({on_table}), not {card_text(c)}", "D16")
+        n_att = len(self.att) + 1
+        cap = self.rules.first_bout_limit if self.bout == 1 else HAND_SIZE
+        if n_att > cap:
+            raise self._illegal(f"the bout would hold {n_att} attack cards: at most {cap}", "D16")
+        nd = self._next_active(seat + 1)
+        size = len(self.hands[nd])
+        if size < n_att:
+            raise self._illegal(
+                f"seat {nd} holds {size} cards, too few to defend {n_att} attack cards", "D16")
+        self._record(seat, action)
+        self._play(seat, c)
+        self.att.append(self.pos_of[c])
+        self.dfn.append(-1)
+        # D17: whoever led and whoever transferred count as seats that added cards (D10)
+        self.adders |= 1 << self.attacker | 1 << seat
+        self.attacker = seat
+        self.defender = nd
+        self.limit = cap if cap < size else size
+        self.order = _throw_order(self.n, seat, nd, self.out)
+        self.to_act = nd
+
     def _defend(self, seat: int, action: Action) -> None:
         kind, a, d = self._decode(action)
+        if kind == A.K_TRANSFER:
+            self._transfer(seat, a, action)
+            return
         if kind != A.K_BEAT:
-            raise self._illegal(f"seat {seat} defends: beat an attack card or take", "D5")
+            how = "beat an attack card, transfer or take" if self.transfers else "beat an attack card or take"
+            raise self._illegal(f"seat {seat} defends: {how}", "D5")
         known = self.card_at
         i = -1
         for j, pa in enumerate(self.att):
