@@ -36,6 +36,8 @@ class DurakConfig(base.Rules):
 
     name: ClassVar[str] = "durak"
     rule_codes: ClassVar[tuple[str, ...]] = RULE_CODES
+    variants: ClassVar[dict[str, Any]] = VARIANTS
+    """Options recorded only when not at their default (so not in ``options`` of a default table)."""
     deal_rule: ClassVar[str] = "D2"
 
     def __init__(self, **options: Any) -> None:
