@@ -43,11 +43,18 @@ def test_d16_the_defender_may_transfer_with_a_card_of_the_rank_while_nothing_is_
     assert [(card_text(a), d) for a, d in st.table_cards()] == [("6C", -1), ("6D", -1)]
     assert st.view(3).table == tuple((a, -1) for a, _ in st.table_cards())  # public to everyone
     assert "transfer" not in " ".join(st.legal_texts())  # seat 2 holds no 6
-    play(st, deck, "beat 6C 7C")
-    # once a card is beaten nobody may transfer, whatever they hold
-    with pytest.raises(IllegalAction) as err:
-        st.apply_text("transfer 6H")
-    assert err.value.rule in ("D2", "D16")
+
+
+def test_d16_once_a_card_of_the_bout_is_beaten_nobody_may_transfer() -> None:
+    st, deck = make(["6C 6S 7H 9D TD JD", "6D 8C KS QS JS TS"], "AH", dealer=1, transfer=True)
+    show_all(st, deck)
+    play(st, deck, "attack 6C", "transfer 6D")
+    assert "transfer 6S" in st.legal_texts()
+    play(st, deck, "beat 6D 9D")
+    assert st.legal_texts() == ["beat 6C 7H", "take"]  # seat 0 still holds 6S
+    with pytest.raises(IllegalAction, match="only while no attack card is beaten") as err:
+        st.apply_text("transfer 6S")
+    assert err.value.rule == "D16"
 
 
 def test_d16_the_bout_bounces_between_two_players_and_the_first_card_may_be_transferred() -> None:
