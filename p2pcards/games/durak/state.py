@@ -142,6 +142,8 @@ def addable(ranks: int) -> int:
                 m |= _RANK_CARDS[r]
         return m
     return ADDABLE[ranks >> 4]
+
+
 BEATERS: tuple[tuple[int, ...], ...] = tuple(
     tuple((SUIT_MASK[a // 13] & ~((1 << (a + 1)) - 1)) | (SUIT_MASK[t] if a // 13 != t else 0)
           for a in range(52))
