@@ -154,9 +154,11 @@ def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: b
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, choice=st.integers(0, 10))
-def test_hidden_trump_lie_is_caught_by_audit(seed: int, players: int, choice: int) -> None:
-    full, deck, rng = new_hand(players, seed)
+@given(seed=SEEDS, players=PLAYERS, choice=st.integers(0, 10), size=st.sampled_from((36, 52)),
+       transfer=st.booleans())
+def test_hidden_trump_lie_is_caught_by_audit(seed: int, players: int, choice: int, size: int,
+                                            transfer: bool) -> None:
+    full, deck, rng = new_hand(players, seed, deck=size, transfer=transfer)
     rules = full.rules
     while full.to_act == CHANCE:
         fulfil_from(full, deck)
