@@ -29,6 +29,9 @@ VALUES = {
 }
 """Values of the options argparse does not check itself (their commands do, with better words)."""
 
+CHOICES = {"deck": (36, 52), "deal": (3, 4)}
+"""Table options that take one of a few numbers: offered as ``-o deck=52``."""
+
 IDS = {"game_id": "unfinished", "game_ids": "all", "journal": "all"}
 """Positionals that name saved games, and which of them are offered (``resume``: the unfinished)."""
 
@@ -62,6 +65,26 @@ class Command:
     """The last positional takes any number of words (``games remove ID...``)."""
 
 
+def option_words() -> tuple[str, ...]:
+    """What ``-o`` offers: every table option of every game as ``name=value`` (``transfer=on``,
+    ``transfer=off``, ``deck=52``), or ``name=`` for a number or a text of the player's own."""
+    from p2pcards.games import GAMES, load
+
+    found: set[str] = set()
+    for game in GAMES:
+        rules = load(game)
+        for name, default in (*rules.options, *getattr(rules, "variants", {}).items()):
+            if name == "players":
+                continue  # ``--players`` says it
+            if isinstance(default, bool):
+                found.update((f"{name}=on", f"{name}=off"))
+            elif name in CHOICES:
+                found.update(f"{name}={v}" for v in CHOICES[name])
+            else:
+                found.add(f"{name}=")
+    return tuple(sorted(found))
+
+
 def commands() -> list[Command]:
     """Every command, read from the parser."""
     from p2pcards.cli import build_parser
@@ -81,7 +104,10 @@ def commands() -> list[Command]:
                 if action.nargs != 0:
                     command.valued += list(action.option_strings)
                 longest = max(action.option_strings, key=len)
-                if action.choices is not None:
+                if action.dest == "option":  # -o NAME=VALUE, a table option
+                    for o in action.option_strings:
+                        command.values[o] = option_words()
+                elif action.choices is not None:
                     command.values[longest] = tuple(str(c) for c in action.choices)
                 elif longest in VALUES:
                     command.values[longest] = VALUES[longest]

@@ -17,6 +17,7 @@ from typing import Any, Final
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pcards import games
 from p2pcards.net.discovery import TableAd, option_text
 from p2pcards.net.handshake import ANY_BIND, Handshake, HandshakeError, Why
 from p2pcards.net.link import Address, Link, LinkError, dial
@@ -140,6 +141,16 @@ def start_problem(
     return ""
 
 
+def offer_problem(offer: TableOffer) -> str:
+    """Why this version cannot play the table ``offer`` describes ("" if it can): a game or an option
+    value it does not know (a host of a later version), in the game's own words."""
+    try:
+        games.load(offer.game, **dict(offer.options))
+    except (games.GameError, TypeError, ValueError) as exc:  # (a value an engine let through but cannot read)
+        return f"this version of p2pcards cannot play that table ({shown(offer.game, 16)}): {exc}"
+    return ""
+
+
 class Joining:
     """A joiner's conversation with a lobby: ``offer`` is what the host said it plays (read right
     after the handshake); ``ask`` asks for a seat.  Use ``async with`` (or ``aclose``)."""
@@ -173,6 +184,9 @@ class Joining:
         clean = clean_name(name)
         if clean is None:
             raise LobbyError(f"a player's name: {name_problem(name) or 'not usable'}")
+        problem = offer_problem(self.offer)
+        if problem:  # before asking: never sit down at a table whose start could not be signed
+            raise LobbyError(problem)
         try:
             await self.link.send_now(encode({"t": "join", "name": clean, "port": port}))
             while True:

@@ -29,10 +29,10 @@ def cards(text: str) -> list[int]:
     return [parse_card(w) for w in text.split()]
 
 
-def deal(hands: list[str], trump: str, talon: str = "") -> tuple[DurakState, list[int]]:
+def deal(hands: list[str], trump: str, talon: str = "", **options: bool) -> tuple[DurakState, list[int]]:
     """A hand dealt from a chosen deck order, played up to the first bout (trumps shown)."""
     n = len(hands)
-    rules = load("durak", players=n)
+    rules = load("durak", players=n, **options)
     dealer = n - 1
     slots: list[int | None] = [None] * 36
     for seat, text in enumerate(hands):
@@ -77,8 +77,8 @@ def new_hand(n: int, dealer: int) -> DurakState:
     return state
 
 
-def play_hand(players: Sequence[Player], n: int, seed: int) -> DurakState:
-    rules = load("durak", players=n)
+def play_hand(players: Sequence[Player], n: int, seed: int, **options: object) -> DurakState:
+    rules = load("durak", players=n, **options)
     deck = list(rules.deck)
     Rng(seed).shuffle(deck)
     state = rules.new_hand({"dealer": seed % n})
@@ -121,6 +121,16 @@ def test_hard_plays_only_legal_moves_to_the_end(n):
     seats += [NormalPlayer(rules, s) for s in range(1, n)]
     state = play_hand(seats, n, 3 + n)
     assert state.result is not None
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_every_level_plays_the_52_card_deck_to_the_end(n):
+    rules = load("durak", players=n, deck=52)
+    for seed in range(3):
+        seats: list[Player] = [HardPlayer(rules, 7, QUICK, QUICK_UNITS)]
+        seats += [(EasyPlayer if (s + seed) % 2 else NormalPlayer)(rules, seed + s) for s in range(1, n)]
+        state = play_hand(seats, n, seed, deck=52)
+        assert state.result is not None
 
 
 def test_default_hard_plays_a_whole_two_player_hand():
@@ -277,6 +287,83 @@ def test_hard_finds_the_forced_win_in_small_endgames():
             state.apply(normals[seat].choose(view))
     assert wins >= 10
     assert normal_slips >= 1
+
+
+def test_easy_transfers_only_when_it_cannot_beat():
+    state, deck = deal(["6H 9C JD QS AS KS", "7C 8C 6D 7D QD 9D"], trump="8H", transfer=True)
+    play(state, deck, "attack 9C")
+    assert "transfer 9D" in state.legal_texts()
+    assert choice(EasyPlayer(state.rules, 1), state) == "transfer 9D"
+    state, deck = deal(["6H 9C JD QS AS KS", "TC 8C 6D 7D QD 9D"], trump="8H", transfer=True)
+    play(state, deck, "attack 9C")
+    assert choice(EasyPlayer(state.rules, 1), state) == "beat 9C TC"
+
+
+def test_normal_transfers_to_keep_a_trump_and_beats_when_that_is_cheap():
+    state, deck = deal(["6H 9C JD QS AS KS", "7H 8C 6D 7D QD 9D"], trump="8H", transfer=True)
+    play(state, deck, "attack 9C")
+    assert choice(NormalPlayer(state.rules, 1), state) == "transfer 9D"  # not the trump 7H
+    assert choice(EasyPlayer(state.rules, 1), state) == "beat 9C 7H"
+    state, deck = deal(["6H 9C JD QS AS KS", "TC 8C 6D 7D QD 9D"], trump="8H", transfer=True)
+    play(state, deck, "attack 9C")
+    assert choice(NormalPlayer(state.rules, 1), state) == "beat 9C TC"
+    state, deck = deal(["6H 9C JD QS AS KS", "7C 8C 6D 7D QD 9D"], trump="8H", transfer=True)
+    play(state, deck, "attack 9C")
+    assert choice(NormalPlayer(state.rules, 1), state) == "transfer 9D"  # it cannot beat: not a take
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_every_level_plays_transfer_durak_to_the_end(n):
+    rules = load("durak", players=n, transfer=True)
+    transfers = 0
+    for seed in range(3):
+        seats: list[Player] = [HardPlayer(rules, 7, QUICK, QUICK_UNITS)]
+        seats += [(EasyPlayer if (s + seed) % 2 else NormalPlayer)(rules, seed + s) for s in range(1, n)]
+        state = play_hand(seats, n, seed, transfer=True)
+        assert state.result is not None
+        transfers += sum(1 for _, text in state.record().actions if text.startswith("transfer"))
+    assert transfers > 0
+
+
+def test_hard_finds_the_forced_win_in_small_transfer_endgames():
+    """As without transfers: at the first won two-player endgame decision of seeded Normal-vs-Normal
+    hands, Hard keeps the win, the solver's moves (and the engine's) including transfers."""
+    from p2pcards.ai.durak.solver import Budget, solver_for
+
+    rules = load("durak", players=2, transfer=True)
+    wins = by_transfer = cycles = 0
+    for seed in range(40):
+        deck = list(rules.deck)
+        Rng(seed).shuffle(deck)
+        state = rules.new_hand({"dealer": seed % 2})
+        assert isinstance(state, DurakState)
+        normals = [NormalPlayer(rules, 0), NormalPlayer(rules, 1)]
+        while state.to_act != TERMINAL:
+            if state.to_act == CHANCE:
+                fulfil_from(state, deck)
+                continue
+            seat = state.to_act
+            view = state.view(seat)
+            if state.phase_name != "show" and not state.talon and len(view.legal_actions) > 1:
+                sim = state.clone()
+                if sum(h.bit_count() for h in sim.hmask) <= 10:
+                    solver = solver_for(True, sim.trump_suit, seat, 10**6, (0, 1), rules.deck)
+                    try:
+                        won = solver.value(sim) == 2
+                    except Budget:  # a line that comes back to itself: no exact value
+                        won = False
+                        cycles += 1
+                    if won:
+                        hard = HardPlayer(rules, seed, budget=ENDGAME_UNITS).choose(view)
+                        after = sim.clone()
+                        after.apply(hard)
+                        assert solver.value(after) == 2, f"seed {seed}: Hard let a won endgame go"
+                        wins += 1
+                        by_transfer += rules.action_text(hard).startswith("transfer")
+                        break
+            state.apply(normals[seat].choose(view))
+    assert wins >= 8, (wins, cycles)
+    assert by_transfer >= 1
 
 
 def test_hard_is_deterministic_for_a_seed():

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from p2pcards.ai.durak.hard import HardPlayer
-from p2pcards.ai.durak.solver import Budget, Solver, active_pair, end_value
+from p2pcards.ai.durak.solver import Budget, Solver, active_pair, end_value, solver_for
 from p2pcards.ai.sampling import sample_assignment
 from p2pcards.games import CHANCE, TERMINAL, GameError, load
 from p2pcards.games.durak import DurakState, DurakView
+from p2pcards.games.durak import actions as A
 from p2pcards.games.durak.state import P_OVER
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
@@ -20,7 +21,7 @@ def test_a_search_copy_plays_on_like_the_engine_without_a_dealer(n):
     """Hard searches on the engine itself: a determinized search copy, its draws fulfilled from the
     cards it knows, follows the real hand move for move and ends the same way."""
     for seed in range(12):
-        rules = load("durak", players=n, first_bout_limit_5=seed % 3 == 0)
+        rules = load("durak", players=n, first_bout_limit_5=seed % 3 == 0, deck=52 if seed % 4 == 1 else 36)
         rng = Rng(seed)
         deck = list(rules.deck)
         rng.shuffle(deck)
@@ -51,21 +52,24 @@ def test_a_search_copy_plays_on_like_the_engine_without_a_dealer(n):
             copy.digest()
 
 
-def brute(s: DurakState, me: int) -> int:
+def brute(s: DurakState, me: int, seen: set[int] | None = None) -> int:
+    """Plain minimax over the engine's own moves (``seen`` collects every move tried)."""
     if s.phase == P_OVER:
         return end_value(s, me)
     values = []
     for a in s.legal_actions():
+        if seen is not None:
+            seen.add(a)
         c = s.clone()
         c.apply(a)
-        values.append(brute(c, me))
+        values.append(brute(c, me, seen))
     return max(values) if s.to_act == me else min(values)
 
 
-def endgames(count: int, max_cards: int, players: int = 2):
+def endgames(count: int, max_cards: int, players: int = 2, **options: object):
     """Positions with an empty talon, two players left and at most ``max_cards`` cards in hand and on
     the table, from seeded random hands."""
-    rules = load("durak", players=players)
+    rules = load("durak", players=players, **options)
     found = 0
     for seed in range(2000):
         rng = Rng(seed)
@@ -87,13 +91,19 @@ def endgames(count: int, max_cards: int, players: int = 2):
             state.apply(rng.choice(state.legal_actions()))
 
 
-def test_the_solver_agrees_with_plain_minimax_on_small_endgames():
+@pytest.mark.parametrize(("size", "transfer"), [(36, False), (52, False), (36, True), (52, True)])
+def test_the_solver_agrees_with_plain_minimax_on_small_endgames(size, transfer):
     checked = 0
-    for seed, sim in endgames(25, 6):
+    count = 12 if transfer else 25  # bouncing bouts make plain minimax slow
+    seen: set[int] = set()
+    for seed, sim in endgames(count, 6, deck=size, transfer=transfer):
         for me in (0, 1):
-            assert Solver(sim.trump_suit, me, 10**6).value(sim) == brute(sim, me), f"seed {seed}, seat {me}"
+            solver = solver_for(transfer, sim.trump_suit, me, 10**6, (0, 1), sim.rules.deck)
+            assert solver.value(sim) == brute(sim, me, seen), f"seed {seed}, seat {me}"
         checked += 1
-    assert checked == 25
+    assert checked == count
+    transfers = [a for a in seen if a >= A.TRANSFER]
+    assert len(transfers) > 3 if transfer else not transfers
 
 
 def test_the_solver_plays_the_last_two_of_a_bigger_table_exactly():

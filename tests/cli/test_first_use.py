@@ -299,6 +299,12 @@ def test_bash_completes_commands_games_options_values_and_saved_games(
     assert completions(script, "p2pcards", "play", "durak", "--le", home=_private_home) == ["--level"]
     assert completions(script, "p2pcards", "host", "azi", "--auto", "", home=_private_home) == [
         "easy", "normal", "hard"]
+    # -o offers the table options, the variants too
+    assert completions(script, "p2pcards", "play", "durak", "-o", "tr", home=_private_home) == [
+        "transfer=off", "transfer=on"]
+    assert completions(script, "p2pcards", "host", "durak", "--option", "dec", home=_private_home) == [
+        "deck=36", "deck=52"]
+    assert "ante=" in completions(script, "p2pcards", "play", "azi", "-o", "", home=_private_home)
     after_option = completions(script, "p2pcards", "play", "--players", "3", "", home=_private_home)
     assert after_option == list(games.GAMES)
     code, out, _ = run(capsys, "play", "durak", "--players", "2", "--auto", "easy", "--json",

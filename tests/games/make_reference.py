@@ -13,7 +13,11 @@ games.  Azi's were rebuilt once, when its option list gained ``hands`` (A15: the
 digest of every hand) and A16 made only a *short* all-in limit what a winner takes (the stacks, and so
 the next hands' setups, change where a player called with exactly what it had; a replay's setup names
 its short all-in seats).  Before that rebuild every Azi reference record was replayed, move for move,
-under the new rules.
+under the new rules.  The last Azi case was rebuilt once more when A16 was amended (every all-in
+winner takes ``min(c_i, c_w)``, its blind payments counting double): its replay's setup carries
+``blind_paid`` instead of ``short``, and the short blind winner of that replay takes 49 from each seat
+instead of 27, which changes the stacks of the two hands after it.  The old records of that case
+replay move for move under the amended rules; every other case is unchanged.
 """
 
 from __future__ import annotations

@@ -734,37 +734,86 @@ def test_a15_chips_are_conserved_through_seats_leaving_returning_and_void_hands(
         assert sum(s.score for s in m.standings().seats) + dict(m.standings().extra).get("pot", 0) == total
 
 
-def test_a16_a_player_who_calls_with_exactly_what_it_has_is_all_in_but_not_short() -> None:
-    r = rules(players=3, ante=10, blind=False)
+def _a16_hand(stacks: tuple[int, int, int], *bets: str, blind: bool = False) -> AziHand:
+    """Seat 0 (A) wins the first two tricks when seat 1 (B) leads; seat 2 deals (spades trump)."""
+    r = rules(players=3, ante=10, blind=blind)
     deck = deck_for(r, 2, {0: "AS KS QS", 1: "AH AD 7D", 2: "6H 7H 6S"})
-    m = AziMatch(r, (40, 100, 100), 2)
-    st = play(m.new_hand(), deck, "bet 30", "raise 20", "call")
-    assert st.stack[0] == 0 and st.view(1).all_in[0] and not st.short[0]
-    st = play(st, deck, "play AH", "play 6H", "play QS", "play KS", "play 7D", "play 6S")
+    st = play(AziMatch(r, stacks, 2).new_hand(), deck, *bets)
+    assert st.phase_name == "play" and st.to_act == 1
+    return play(st, deck, "play AH", "play 6H", "play QS", "play KS", "play 7D", "play 6S")
+
+
+def test_a16_worked_check_an_all_in_bet_takes_90_and_the_raise_above_it_goes_back() -> None:
+    # stacks 30, 1000, 1000: A bets its 20 after the ante (all-in), B raises to 50, C calls, A wins
+    st = _a16_hand((30, 1000, 1000), "bet 20", "raise 30", "call")
+    result = st.result
+    assert result is not None and result.winner == 0 and result.tricks == (2, 0, 0)
+    assert result.contributions == (30, 60, 60)
+    assert result.payouts == (90, 30, 30) and result.stacks == (90, 970, 970)
+
+
+def test_a16_a_call_with_exactly_what_it_has_takes_only_what_it_matched() -> None:
+    st = _a16_hand((40, 100, 100), "bet 30", "raise 20", "call")
+    assert st.stack[0] == 0 and st.view(1).all_in[0]
     result = st.result
     assert result is not None and result.winner == 0
-    assert result.contributions == (40, 60, 60) and result.payouts == (160, 0, 0)
+    assert result.contributions == (40, 60, 60) and result.payouts == (120, 20, 20)
 
 
-def test_a16_only_a_short_all_in_limits_what_the_winner_takes() -> None:
+def test_a16_an_all_in_winner_nobody_outbid_takes_the_whole_pot() -> None:
     r = rules(players=3, ante=10, blind=False)
     deck = deck_for(r, 2, {0: "AS KS QS", 1: "AH AD 7D", 2: "6H 7H 6S"})
-    m = AziMatch(r, (30, 100, 100), 2)
-    st = play(m.new_hand(), deck, "bet 10", "raise 40", "call", "allin")
-    assert st.short[0] and st.stack[0] == 0
-    st = play(st, deck, "play AH", "play 6H", "play QS", "play KS", "play 7D", "play 6S")
+    st = play(AziMatch(r, (40, 100, 100), 2).new_hand(), deck, "bet 30", "call", "call",
+              "play AS", "play 7D", "play 6S", "play KS", "play AD", "play 7H")
     result = st.result
-    assert result is not None and result.winner == 0 and result.short == (0,)
+    assert result is not None and result.winner == 0 and st.stack[0] == 0
+    assert result.contributions == (40, 40, 40) and result.payouts == (120, 0, 0)
+
+
+def test_a16_a_short_all_in_takes_what_it_put_in_from_each() -> None:
+    st = _a16_hand((30, 100, 100), "bet 10", "raise 40", "call", "allin")
+    result = st.result
+    assert result is not None and result.winner == 0
     assert result.contributions == (30, 60, 60) and result.payouts == (90, 30, 30)
 
 
-def test_a16_a_short_all_in_stays_short_in_the_replay_and_raises_restart() -> None:
+def test_a16_a_blind_all_in_winner_counts_its_blind_payments_double() -> None:
+    # A stays blind: its opening 5 counts for 10; B (having looked) raises to 55, C calls; A's blind
+    # allin of its last 15 counts for 30 (level 40 of 55): c_w = 30 + 20 paid blind = 50
+    st = _a16_hand((30, 1000, 1000), "bet 5", "look", "raise 45", "look", "call", "allin", blind=True)
+    assert st.blind_paid == [20, 0, 0]
+    result = st.result
+    assert result is not None and result.winner == 0
+    assert result.contributions == (30, 65, 65) and result.payouts == (130, 15, 15)
+
+
+def test_a16_a_blind_caller_who_matched_the_level_takes_the_whole_pot() -> None:
+    # A's blind call of its last 15 reaches the level of 40: it is all-in, not short
+    st = _a16_hand((30, 1000, 1000), "bet 5", "look", "raise 30", "look", "call", "call", blind=True)
+    result = st.result
+    assert result is not None and result.winner == 0 and st.stack[0] == 0
+    assert result.contributions == (30, 50, 50) and result.payouts == (130, 0, 0)
+
+
+def test_a16_blind_payments_and_all_in_carry_into_the_replay_and_raises_restart() -> None:
     r = rules(players=3)
-    m = AziMatch(r, (1000, 1000, 1000), 2, hand_number=1, carried=(40, 60, 60), free=(0, 1), azi=1,
-                 short=(0,))
+    # seat 0 paid 20 of its 30 blind in the first deal and has nothing left
+    m = AziMatch(r, (0, 940, 940), 2, hand_number=1, carried=(30, 60, 60), free=(0, 1), azi=1,
+                 blind_paid=(20, 0, 0))
     st = m.new_hand()
-    assert dict(st.setup)["short"] == (0,) and st.short[0]
+    assert dict(st.setup)["blind_paid"] == (20, 0, 0)
     assert st.raises == [0, 0, 0]  # the replay's bidding counts raises afresh
+    assert st.to_act == 2 and st.legal_texts() == ["buyin", "decline"]
+    st.apply_text("decline")
+    deck = deck_for(r, 2, {0: "AD KD QD", 1: "AH 7H 6D"})  # 6D, the last card dealt, is trump
+    play(st, deck, "look", "bet 40")
+    assert st.phase_name == "play"  # seat 0 is all-in: nobody else can answer
+    play(st, deck, "play AH", "play QD", "play AD", "play 6D")
+    result = st.result
+    assert result is not None and result.winner == 0
+    # c_w = 30 + 20 = 50: seat 1 (60 + 40 now) gets 50 back, seat 2 (60, out of the replay) 10
+    assert result.contributions == (30, 100, 60) and result.payouts == (130, 50, 10)
+    assert sum(result.stacks) == 0 + 940 + 940 + 150
 
 
 def test_information_cards_played_are_public_hidden_cards_stay_unknown() -> None:
@@ -776,3 +825,34 @@ def test_information_cards_played_are_public_hidden_cards_stay_unknown() -> None
     m = v._masked
     assert all(m.card_at[p] == UNKNOWN for p in st.hands[1])
     assert card_text(v.trump) == "9S"
+
+
+def _replay_without_the_dealer() -> tuple[AziMatch, AziHand]:
+    """The issue's example: 4 players, dealer 3 folds, seats 0, 1, 2 take a trick each, no buy-in."""
+    r = rules(players=4, blind=False, azi_buy_in=False)
+    deck = deck_for(r, 3, {0: "AH 6D 8D", 1: "6H AD 8H", 2: "7H 7D 6S", 3: "KH KD 9S"})
+    m = r.new_match(3)
+    st = play(m.new_hand(), deck, "bet 10", "call", "call", "fold",
+              "play AH", "play 6H", "play 7H", "play 6D", "play AD", "play 7D",
+              "play 8H", "play 6S", "play 8D")
+    res = st.result
+    assert res is not None and res.azi and res.trick_winners == (0, 1, 2)
+    return m.settle(st), st
+
+
+def test_a14_a16_a_replay_the_dealer_takes_no_part_in_is_still_dealt_by_the_dealer() -> None:
+    m, _ = _replay_without_the_dealer()
+    assert m.dealer == 3 and 3 not in m.seated
+    nxt = m.new_hand()
+    assert nxt.dealer == 3 and dict(nxt.setup)["dealer"] == 3
+    need = nxt.need
+    # the deal starts at the dealer's left and skips the dealer, who holds no cards
+    assert isinstance(need, Deal) and need.hands == ((0, (0, 3, 6)), (1, (1, 4, 7)), (2, (2, 5, 8)))
+    r = nxt.rules
+    deck = deck_for(r, 3, {0: "AS KS QS", 1: "AD KD QD", 2: "AH KH QH"}, seats=(0, 1, 2))
+    fulfil_from(nxt, deck)
+    # the trump is the last card dealt (seat 2's third card), not a card of the dealer
+    assert nxt.need == Reveal((8,))
+    drive(nxt, deck)
+    assert card_text(nxt.trump_card) == "QH"
+    assert nxt.phase_name == "bidding" and nxt.to_act == 0  # the dealer's left opens (A6)

@@ -19,6 +19,8 @@ TABLES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("durak", {"players": 2}),
     ("durak", {"players": 4}),
     ("durak", {"players": 6}),
+    ("durak", {"players": 3, "transfer": True}),
+    ("durak", {"players": 6, "deck": 52, "transfer": True}),
     ("spades", {}),
     ("azi", {"players": 2}),
     ("azi", {"players": 4, "deal": 4}),

@@ -135,6 +135,22 @@ def test_d1_deck_is_36_cards_six_to_ace() -> None:
             load("durak", players=bad)
 
 
+def test_d1_deck_52_has_ranks_two_to_ace_where_two_is_lowest() -> None:
+    rules = load("durak", deck=52)
+    assert len(rules.deck) == 52 and {card_text(c)[0] for c in rules.deck} == set("23456789TJQKA")
+    for n in range(2, 7):
+        assert load("durak", players=n, deck=52).players == n
+    # nobody holds a spade, so the dealer's left (seat 0) leads
+    st, deck = make(["2C 4C 3D 6D 7D 8D", "3C 2H 3H 4H 5H 6H"], "2S", dealer=1, deck=52)
+    show_all(st, deck)
+    play(st, deck, "attack 2C")
+    assert st.legal_texts() == ["beat 2C 3C", "take"]
+    play(st, deck, "beat 2C 3C")
+    assert st.legal_texts() == ["add 3D", "pass"]  # a 3 is on the table
+    play(st, deck, "add 3D")
+    assert st.legal_texts() == ["take"]
+
+
 def test_d1_higher_same_suit_or_trump_beats() -> None:
     st, deck = make(FOUR, "9S")
     show_all(st, deck)
@@ -181,6 +197,18 @@ def test_d2_deal_six_each_from_dealers_left_then_trump_under_talon() -> None:
     assert view.talon_size == 12  # eleven face down plus the face-up trump
     assert dict(st.zones())["trump"] == (24,)
     assert len(dict(st.zones())["talon"]) == 11
+
+
+def test_d2_deck_52_with_six_players_turns_up_the_next_card_under_a_talon() -> None:
+    rules = load("durak", players=6, deck=52)
+    st = rules.new_hand({"dealer": 5, "hand": 0})
+    assert isinstance(st, DurakState)
+    deck = list(rules.deck)
+    fulfil_from(st, deck)
+    assert st.need == Reveal((36,))  # D2 unchanged: the card after the deal, not the dealer's last
+    fulfil_from(st, deck)
+    assert st.view(0).talon_size == 16 and dict(st.zones())["trump"] == (36,)
+    assert all(len(st.hands[s]) == 6 for s in range(6))
 
 
 def test_d2_trump_is_the_last_card_drawn() -> None:
@@ -659,6 +687,44 @@ def test_d15_a_bout_won_by_the_defender_restarts_the_count() -> None:
     assert len(bouts) > 25 + 30 and all(took and drawn == 0 for took, drawn in bouts[-30:])
 
 
+def test_d15_a_thirtieth_stalled_bout_that_leaves_one_player_holding_cards_makes_them_durak() -> None:
+    # two players; B (the first attacker) attacks until the talon is empty and A always takes, B throwing
+    # in a pair when one card is left, so A ends with 31 cards; A beats B's next card, then attacks
+    # with one card per bout and B always takes: the 30th of those stalled bouts is A's last card
+    rules = load("durak", players=2)
+    deck = list(rules.deck)
+    Rng(3).shuffle(deck)
+    st = rules.new_hand({"dealer": 0, "hand": 0})
+    assert isinstance(st, DurakState)
+    settle(st, deck)
+    show_all(st, deck)
+    b = st.attacker
+    a = 1 - b
+    counted = False
+    while st.to_act != TERMINAL:
+        texts, talon, seat = st.legal_texts(), len(st.talon), st.to_act
+        if st.phase_name == "lead":
+            low = sorted(st.hand_cards(seat))
+            if talon == 1:
+                low = [c for c in low if sum(1 for x in low if x % 13 == c % 13) > 1]
+            text = f"attack {card_text(low[0])}"
+        elif st.phase_name == "defend":
+            text = "take" if talon or seat == b else texts[0]
+        else:
+            adds = [t for t in texts if t.startswith("add")]
+            text = adds[0] if talon == 1 and st.taking and adds and len(st.att) == 1 else "pass"
+        play(st, deck, text)
+        if talon == 0 and st.phase_name == "lead" and st.to_act == a and st.stalled == 0:
+            assert len(st.hands[a]) == 30 and len(st.hands[b]) == 4
+            counted = True
+    result = st.result
+    assert counted and st.stalled == 30  # the bout that ended the hand was the 30th stalled one in a row
+    assert result is not None and result.out_order == ((a,),)
+    assert result.durak == b and not result.stalled and not result.draw
+    assert result.points()[b] == -1 and result.points()[a] == 1
+    assert "is the durak" in result.summary()
+
+
 # ----------------------------------------------------------------------------- D14
 
 
@@ -722,8 +788,20 @@ def test_d14_series_ends_after_series_hands() -> None:
 def test_options_defaults_sorted_and_checked() -> None:
     rules = load("durak")
     assert rules.options == (("first_bout_limit_5", False), ("players", 4), ("series_hands", 1))
-    assert load("durak", transfer=False, jokers=False, deck_52=False).options == rules.options
-    for locked in ("transfer", "jokers", "deck_52"):
+    assert load("durak", transfer=False, jokers=False, deck=36).options == rules.options
+    # a variant is recorded only when it is on: tables of the default rules keep their options
+    assert load("durak", deck=52).options == (
+        ("deck", 52), ("first_bout_limit_5", False), ("players", 4), ("series_hands", 1))
+    for bad in (40, True, "52", 0):
+        with pytest.raises(OptionError, match=r"^durak option 'deck' is 36 or 52, not "):
+            load("durak", deck=bad)
+    with pytest.raises(OptionError, match=r"unknown durak option 'deck_52'; the options are: deck, "):
+        load("durak", deck_52=True)
+    assert load("durak", transfer=True).options == (
+        ("first_bout_limit_5", False), ("players", 4), ("series_hands", 1), ("transfer", True))
+    with pytest.raises(OptionError, match=r"^durak option 'transfer' is True or False$"):
+        load("durak", transfer="on")
+    for locked in ("jokers",):
         # the message names no version number (ours is not 1.0): it says what the variant is
         with pytest.raises(OptionError, match=r"is a locked variant this version does not play: it can "
                                               r"only be off$") as refused:

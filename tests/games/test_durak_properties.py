@@ -30,7 +30,7 @@ def new_hand(players: int, seed: int, **options: object) -> tuple[DurakState, li
 
 def check_zones(state: DurakState) -> None:
     seen = sorted(p for _, ps in state.zones() for p in ps)
-    assert seen == list(range(36))
+    assert seen == list(range(len(state.rules.deck)))
 
 
 def other_actions(state: DurakState, rng: Rng) -> list[int]:
@@ -39,15 +39,17 @@ def other_actions(state: DurakState, rng: Rng) -> list[int]:
     candidates = [A.PASS, A.TAKE, A.SHOW_NONE]
     for _ in range(4):
         c, d = rng.choice(deck), rng.choice(deck)
-        candidates += [A.attack(c), A.add(c), A.show(c), A.beat(c, d)]
+        candidates += [A.attack(c), A.add(c), A.show(c), A.beat(c, d), A.transfer(c)]
     legal = set(state.legal_actions())
     return [a for a in candidates if a not in legal]
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, limit5=st.booleans())
-def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: bool) -> None:
-    full, deck, rng = new_hand(players, seed, first_bout_limit_5=limit5)
+@given(seed=SEEDS, players=PLAYERS, limit5=st.booleans(), size=st.sampled_from((36, 52)),
+       transfer=st.booleans())
+def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: bool, size: int,
+                                              transfer: bool) -> None:
+    full, deck, rng = new_hand(players, seed, first_bout_limit_5=limit5, deck=size, transfer=transfer)
     pick, noise = rng.fork("pick"), rng.fork("noise")
     rules = full.rules
     replicas = [rules.new_hand(dict(full.setup)) for _ in range(players)]
@@ -78,6 +80,19 @@ def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: b
             fview = full.view(seat)
             assert (fview.hand, fview.unknown_positions, fview.known_cards) == (
                 view.hand, view.unknown_positions, view.known_cards)
+            if full.phase_name == "defend":
+                # D16: a transfer exactly when nothing is beaten, the rank matches, the limit and the
+                # next active seat's hand allow it
+                transfers = [a for a in legal if a >= A.TRANSFER]
+                table = full.table_cards()
+                nxt = next(s for s in ((seat + i) % players for i in range(1, players))
+                           if not full.out >> s & 1)
+                cap = full.rules.first_bout_limit if full.bout == 1 else 6
+                may = (transfer and all(d < 0 for _, d in table) and len(table) < cap
+                       and len(full.hands[nxt]) > len(table))
+                rank = table[0][0] % 13
+                assert sorted(a - A.TRANSFER for a in transfers) == (
+                    sorted(c for c in full.hand_cards(seat) if c % 13 == rank) if may else [])
             if full.phase_name == "throw-in":
                 ranks = {c % 13 for pair in full.table_cards() for c in pair if c >= 0}
                 can_add = any(c % 13 in ranks for c in full.hand_cards(seat))
@@ -127,7 +142,7 @@ def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: b
     for replica in replicas:
         assert rules.replay(replica.record()).digest() == full.digest()
     # the same inputs give the same digest
-    again, deck2, rng2 = new_hand(players, seed, first_bout_limit_5=limit5)
+    again, deck2, rng2 = new_hand(players, seed, first_bout_limit_5=limit5, deck=size, transfer=transfer)
     assert deck2 == deck
     pick2 = rng2.fork("pick")
     while again.to_act != TERMINAL:
@@ -139,9 +154,11 @@ def test_random_hands_end_replicate_and_audit(seed: int, players: int, limit5: b
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, choice=st.integers(0, 10))
-def test_hidden_trump_lie_is_caught_by_audit(seed: int, players: int, choice: int) -> None:
-    full, deck, rng = new_hand(players, seed)
+@given(seed=SEEDS, players=PLAYERS, choice=st.integers(0, 10), size=st.sampled_from((36, 52)),
+       transfer=st.booleans())
+def test_hidden_trump_lie_is_caught_by_audit(seed: int, players: int, choice: int, size: int,
+                                            transfer: bool) -> None:
+    full, deck, rng = new_hand(players, seed, deck=size, transfer=transfer)
     rules = full.rules
     while full.to_act == CHANCE:
         fulfil_from(full, deck)

@@ -135,3 +135,26 @@ async def test_a_host_that_shows_one_dealer_and_starts_another_is_not_signed():
                 with pytest.raises(LobbyError, match=r"not signing .* dealer is seeded, not mental as shown"):
                     await joining.ask(ANN, "Ann", port=1000, allow_seeded=True)
             nursery.cancel_scope.cancel()
+
+
+class NewerLobby(Lobby):
+    """A host of a later version: its table has an option value this version does not play."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules_options = (*self.rules_options, ("variant_of_tomorrow", True))
+
+
+async def test_a_table_with_options_this_version_cannot_play_is_refused_before_asking_for_a_seat():
+    lobby = NewerLobby(HOST, "Hana", "durak", players=2, listener=await open_listener(LOOPBACK))
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(lobby.run)
+            joining = await connect((LOOPBACK, lobby.port), ANN)
+            async with joining:
+                cannot = r"^this version of p2pcards cannot play that table \(durak\): unknown durak option"
+                with pytest.raises(LobbyError, match=cannot + r" 'variant_of_tomorrow'"):
+                    await joining.ask(ANN, "Ann", port=1000)
+            # it never asked: the host has no request waiting
+            assert lobby.requests.statistics().current_buffer_used == 0
+            nursery.cancel_scope.cancel()

@@ -79,6 +79,10 @@ SCENARIOS: tuple[Scenario, ...] = (
              "hand 0: it plays hand 1", expect={"void": 1}, timeout_ms=2_000),
     Scenario("durak-abandon", "durak", 2, "seeded", 1, {}, {1: "withhold"},
              about="two players, one silent: the other ends the match alone (abandon)"),
+    Scenario("durak-transfer", "durak", 3, "seeded", 1, {"transfer": True},
+             about="three players, transfer Durak (D16-D18): transfers, bouts passed on round the table"),
+    Scenario("durak-52", "durak", 2, "seeded", 1, {"deck": 52},
+             about="two players, the 52-card deck: ranks 2 to A, a talon of 39"),
 )  # fmt: skip
 
 
@@ -147,7 +151,7 @@ def play(s: Scenario) -> tuple[Genesis, list[bytes]]:
     choosers = [rng.fork(f"choose{seat}") for seat in range(s.peers)]
 
     def choose(seat: int, legal: list[str]) -> str:
-        return choosers[seat].choice(legal)
+        return choosers[seat].choice(legal)  # the texts in the engine's order: the choices as before
 
     honest = frozenset(x for x in range(s.peers) if s.byzantine.get(x, "return") == "return")
     net = KitNetwork(genesis, identities, make_table, choose, rng=rng.fork("net"), faults=Faults(),

@@ -29,6 +29,8 @@ def beaters(cards: list[Card] | tuple[Card, ...], attack: Card, trump: int) -> l
 
 def split(action: int) -> tuple[int, Card, Card]:
     """``(kind, card, defence card)`` of an action known to be legal (no deck check: fast)."""
+    if action >= A.TRANSFER:
+        return A.K_TRANSFER, action - A.TRANSFER, -1
     if action >= A.BEAT:
         a, d = divmod(action - A.BEAT, 64)
         return A.K_BEAT, a, d

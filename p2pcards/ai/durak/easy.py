@@ -1,7 +1,8 @@
 """Easy: the beginner's rules of the rules page, nothing more.
 
 * attacks with its lowest card (non-trumps before trumps, low ranks first);
-* defends with the smallest card that beats (the same order); takes when it cannot beat;
+* defends with the smallest card that beats (the same order); when it cannot beat, transfers with its
+  lowest card of the rank if it may (``transfer=on``), else takes;
 * never throws in: in every throw-in round it passes (it only plays the moves named above).
 """
 
@@ -33,8 +34,11 @@ class EasyPlayer:
             for a, d in view.table:
                 if d == UNKNOWN:
                     bs = beaters(view.hand, a, t)
-                    return A.beat(a, lowest(bs, t)) if bs else A.TAKE
-            return A.TAKE
+                    if bs:
+                        return A.beat(a, lowest(bs, t))
+                    break
+            transfers = [x - A.TRANSFER for x in legal if x >= A.TRANSFER]
+            return A.transfer(lowest(transfers, t)) if transfers else A.TAKE
         if view.phase == "throw-in":
             return A.PASS
         return legal[0]

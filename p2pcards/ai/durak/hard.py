@@ -45,18 +45,18 @@ from dataclasses import dataclass
 
 from p2pcards.ai.budget import Tally, Work, units_for
 from p2pcards.ai.durak.normal import NormalPlayer
-from p2pcards.ai.durak.solver import Budget, Solver, active_pair, end_value
+from p2pcards.ai.durak.solver import Budget, Solver, active_pair, end_value, solver_for
 from p2pcards.ai.sampling import Allowed, sample_assignment
 from p2pcards.games.base import CHANCE, UNKNOWN, Action, Rules, View
 from p2pcards.games.durak import actions as A
 from p2pcards.games.durak.state import (
-    ADDABLE,
     BEATERS,
     P_DEFEND,
     P_LEAD,
     P_OVER,
     DurakState,
     DurakView,
+    addable,
     cards_of,
 )
 from p2pcards.games.rng import Rng
@@ -126,7 +126,8 @@ def club_policy(s: DurakState) -> int:
     defender cannot beat), beat with the cheapest card (a rank already on the table first) but take
     one or two cheap cards rather than spend a high trump while the talon is thick, throw in what
     the defender cannot beat (no trump while cards are left to draw), and everything on a taker once
-    the talon is empty."""
+    the talon is empty.  With ``transfer=on`` it transfers, with its cheapest card of the rank, when it
+    cannot beat or would spend a trump on the card while a plain card passes the bout on."""
     seat = s.to_act
     hand = s.hmask[seat]
     trump = s.trump_suit
@@ -142,6 +143,12 @@ def club_policy(s: DurakState) -> int:
                 u = s.card_at[a]
                 break
         m = hand & BEATERS[trump][u]
+        if s.transfers:
+            passing = s._transferable(seat)
+            if passing:
+                card = _cheapest(passing, st)
+                if not m or (talon and card // 13 != trump and _habit_beat(m, st, s.ranks) // 13 == trump):
+                    return A.TRANSFER + card
         if not m:
             return A.TAKE
         best = _habit_beat(m, st, s.ranks)
@@ -155,7 +162,7 @@ def club_policy(s: DurakState) -> int:
             if cheap and weight <= 16:
                 return A.TAKE
         return A.BEAT + u * 64 + best
-    adds = hand & ADDABLE[s.ranks >> 4]
+    adds = hand & addable(s.ranks)
     if not adds:
         return A.PASS
     best, bv = -1, -1e9
@@ -215,6 +222,8 @@ class HardPlayer:
         self.takers_talon = -1
         self._evidence: list[Evidence] = []
         self.normal = NormalPlayer(rules, seed)
+        self.transfer = bool(getattr(rules, "transfer", False))
+        """Whether the table plays transfers (the solver and the evidence depend on it)."""
         self.solver: Solver | None = None
         self.solver_hand: tuple[int, ...] | None = None
 
@@ -271,8 +280,8 @@ class HardPlayer:
         more than 2 cards in the talon, where the habit of leading cheap is arithmetic on the hand
         alone) and each card it beat with.  Only with two players, where every attack card is the
         attacker's and every defence the defender's, and nothing is drawn within a bout."""
-        if PLAY_MISMATCH >= 1.0 or len(view.hand_sizes) != 2 or not view.table:
-            return []
+        if PLAY_MISMATCH >= 1.0 or len(view.hand_sizes) != 2 or not view.table or self.transfer:
+            return []  # (after a transfer, the attack cards are not all the attacker's)
         me = view.seat
         table = view.table
         out: list[Evidence] = []
@@ -324,7 +333,8 @@ class HardPlayer:
         key = (view.dealer, view.trump, view.seat, *pair)
         solver = self.solver
         if solver is None or self.solver_hand != key or len(solver.bounds) > self.effort.table_limit:
-            solver = self.solver = Solver(view.trump_suit, view.seat, 0, pair)
+            solver = self.solver = solver_for(self.transfer, view.trump_suit, view.seat, 0, pair,
+                                              self.rules.deck)
             self.solver_hand = key
         return solver
 
@@ -484,7 +494,8 @@ class HardPlayer:
                     if (solver is None or solver.trump != s.trump_suit or solver.me != me
                             or solver.pair != pair
                             or len(solver.bounds) > self.effort.table_limit):
-                        solver = self.solver = Solver(s.trump_suit, me, 0, pair)
+                        solver = self.solver = solver_for(self.transfer, s.trump_suit, me, 0, pair,
+                                                          s.rules.deck)
                         self.solver_hand = None
                 solver.nodes = 0
                 solver.budget = self.effort.leaf_nodes
@@ -517,6 +528,15 @@ def _habit_lead(held: int, trump: int, st: list[int], talon: int, defender: int 
             v -= 8
         if v < bc:
             best, bc = c, v
+    return best
+
+
+def _cheapest(cards: int, st: list[int]) -> int:
+    """The weakest card of a mask (``st``: the strengths of one trump suit)."""
+    best, bv = -1, 99
+    for c in cards_of(cards):
+        if st[c] < bv:
+            best, bv = c, st[c]
     return best
 
 

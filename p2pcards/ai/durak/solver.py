@@ -17,6 +17,13 @@ both out together is a draw.  The search starts from an engine state (``games.du
 card known.  D15 (30 bouts of takes in a row with nothing drawn) is left out of the search: with two
 players and nothing to draw, every take shrinks the attacker's hand, so such a run needs an attacker
 holding 30 cards.
+
+With ``transfer=on`` (D16-D18) the defender of a bout in which nothing is beaten may also transfer:
+with two players the bout bounces back to the attacker, who must then answer every card on the table
+(``_defend`` keeps the unbeaten cards as a mask and answers the weakest first; the order in which a
+defender covers cards changes nothing, as nobody adds a card until every one is covered).  Transfers
+and takes can bring a position back, so ``TransferSolver`` gives up (``Budget``) past ``MAX_BOUTS``
+bouts deep instead of following a cycle.
 """
 
 from __future__ import annotations
@@ -24,13 +31,24 @@ from __future__ import annotations
 from p2pcards.games.durak.state import P_DEFEND, P_LEAD, P_OVER, P_THROW, DurakState, beats, cards_of
 
 HAND_LIMIT = 6
+MAX_BOUTS = 40
+"""How many bouts deep a ``TransferSolver`` looks before it gives up."""
 DURAK_CARDS = tuple(s * 13 + r for s in range(4) for r in range(4, 13))
+"""The 36-card deck (``deck=52`` plays every card: a ``Solver`` is given its deck)."""
 
 _CHUNKS = tuple(tuple(tuple(k * 9 + b for b in range(9) if v >> b & 1) for v in range(512)) for k in range(4))
 
 
 def bits(m: int) -> tuple[int, ...]:
-    """The indices of a 36-bit mask, lowest first."""
+    """The indices of a mask, lowest first (36 bits at the speed of table look-ups; the 52 of the
+    52-card deck through a loop)."""
+    if m >> 36:
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return tuple(out)
     c0, c1, c2, c3 = _CHUNKS
     return c0[m & 511] + c1[m >> 9 & 511] + c2[m >> 18 & 511] + c3[m >> 27]
 
@@ -75,8 +93,8 @@ class Layout:
 
     __slots__ = ("beaters", "card", "index", "rank_mask")
 
-    def __init__(self, trump: int) -> None:
-        order = sorted(DURAK_CARDS, key=lambda c: (c % 13 + (13 if c // 13 == trump else 0), c))
+    def __init__(self, trump: int, deck: tuple[int, ...] = DURAK_CARDS) -> None:
+        order = sorted(deck, key=lambda c: (c % 13 + (13 if c // 13 == trump else 0), c))
         self.card = order
         self.index = {c: i for i, c in enumerate(order)}
         self.beaters = [sum(1 << j for j, d in enumerate(order) if beats(d, a, trump)) for a in order]
@@ -90,29 +108,34 @@ class Layout:
         return m
 
 
-_LAYOUTS: dict[int, Layout] = {}
+_LAYOUTS: dict[tuple[int, int], Layout] = {}
 
 
-def layout(trump: int) -> Layout:
-    got = _LAYOUTS.get(trump)
+def layout(trump: int, deck: tuple[int, ...] = DURAK_CARDS) -> Layout:
+    key = (trump, len(deck))
+    got = _LAYOUTS.get(key)
     if got is None:
-        got = _LAYOUTS[trump] = Layout(trump)
+        got = _LAYOUTS[key] = Layout(trump, deck)
     return got
 
 
 class Solver:
     """Exact values of two-player endgame positions, for one trump suit and one seat's side."""
 
-    __slots__ = ("beaters", "bounds", "budget", "layout", "me", "nodes", "pair", "pair_sum", "rank_mask",
-                 "trump")
+    __slots__ = ("beaters", "bounds", "budget", "depth", "layout", "me", "nodes", "pair", "pair_sum",
+                 "rank_mask", "transfer", "trump")
 
-    def __init__(self, trump: int, me: int, budget: int, pair: tuple[int, int] = (0, 1)) -> None:
+    def __init__(self, trump: int, me: int, budget: int, pair: tuple[int, int] = (0, 1),
+                 deck: tuple[int, ...] = DURAK_CARDS) -> None:
+        self.transfer = False
+        """Whether a defender may transfer (``TransferSolver``)."""
+        self.depth = 0
         self.trump = trump
         self.me = me
         self.pair = pair
         """The two seats still playing (at a bigger table, the others are out)."""
         self.pair_sum = pair[0] + pair[1]
-        self.layout = layout(trump)
+        self.layout = layout(trump, deck)
         self.beaters = self.layout.beaters
         self.rank_mask = self.layout.rank_mask
         self.bounds: dict[tuple[int, ...], int] = {}
@@ -152,8 +175,11 @@ class Solver:
         for i in BITS[table]:
             addable |= self.rank_mask[i]
         if state.phase == P_DEFEND:
-            u = next(known[a] for a, d in zip(state.att, state.dfn, strict=True) if d < 0)
-            return self._defend(a_hand, d_hand, att, table, addable, lay.index[u], n_att, state.limit, need)
+            unb = 0
+            for a, d in zip(state.att, state.dfn, strict=True):
+                if d < 0:
+                    unb |= 1 << lay.index[known[a]]
+            return self._defend(a_hand, d_hand, att, table, addable, unb, n_att, state.limit, need)
         assert state.phase == P_THROW
         return self._throw(a_hand, d_hand, att, table, addable, n_att, state.limit, state.taking, need)
 
@@ -194,21 +220,21 @@ class Solver:
                 later.append(c)
                 continue
             bit = 1 << c
-            if self._defend(a_hand ^ bit, d_hand, att, bit, rank_mask[c], c, 1, limit, need) == mine:
+            if self._defend(a_hand ^ bit, d_hand, att, bit, rank_mask[c], bit, 1, limit, need) == mine:
                 ok = mine
                 break
         else:
             for c in later:
                 bit = 1 << c
-                if self._defend(a_hand ^ bit, d_hand, att, bit, rank_mask[c], c, 1, limit, need) == mine:
+                if self._defend(a_hand ^ bit, d_hand, att, bit, rank_mask[c], bit, 1, limit, need) == mine:
                     ok = mine
                     break
         self.bounds[key] = (need * 3 + b % 3) if ok else (b - b % 3 + need - 1)
         return ok
 
-    def _defend(self, a_hand: int, d_hand: int, att: int, table: int, addable: int, u: int, n_att: int,
+    def _defend(self, a_hand: int, d_hand: int, att: int, table: int, addable: int, unb: int, n_att: int,
                 limit: int, need: int) -> bool:
-        key = (1, a_hand, d_hand, att, table, u, n_att, limit)
+        key = (1, a_hand, d_hand, att, table, unb, n_att, limit)
         b = self.bounds.get(key, 2)
         if b // 3 >= need:
             return True
@@ -220,10 +246,15 @@ class Solver:
         mine = att != self.me  # the defender moves
         ok = not mine
         rank_mask = self.rank_mask
+        u = (unb & -unb).bit_length() - 1  # the weakest unbeaten card first
+        rest = unb ^ (1 << u)
         for d in BITS[d_hand & self.beaters[u]]:
             bit = 1 << d
             nd = d_hand ^ bit
-            if not nd:
+            if rest:
+                r = self._defend(a_hand, nd, att, table | bit, addable | rank_mask[d], rest, n_att, limit,
+                                 need)
+            elif not nd:
                 r = self._end(a_hand, nd, att, table | bit, False, need)
             else:
                 r = self._throw(a_hand, nd, att, table | bit, addable | rank_mask[d], n_att, limit, False,
@@ -232,7 +263,20 @@ class Solver:
                 ok = mine
                 break
         else:
-            if self._throw(a_hand, d_hand, att, table, addable, n_att, limit, True, need) == mine:
+            # D16: nothing beaten yet, so the defender may pass the bout back (two players) with a card
+            # of the rank, if the attacker holds enough cards to answer every one
+            size = a_hand.bit_count()
+            if self.transfer and table == unb and size > n_att:
+                back = self.pair_sum - att
+                cap = size if size < HAND_LIMIT else HAND_LIMIT
+                for c in BITS[d_hand & rank_mask[u]]:
+                    bit = 1 << c
+                    if self._defend(d_hand ^ bit, a_hand, back, table | bit, addable, unb | bit, n_att + 1,
+                                    cap, need) == mine:
+                        ok = mine
+                        break
+            if ok != mine and self._throw(a_hand, d_hand, att, table, addable, n_att, limit, True,
+                                          need) == mine:
                 ok = mine
         self.bounds[key] = (need * 3 + b % 3) if ok else (b - b % 3 + need - 1)
         return ok
@@ -279,14 +323,14 @@ class Solver:
                     later.append(c)
                     continue
                 bit = 1 << c
-                if self._defend(a_hand ^ bit, d_hand, att, table | bit, addable, c, n_att + 1, limit,
+                if self._defend(a_hand ^ bit, d_hand, att, table | bit, addable, bit, n_att + 1, limit,
                                 need) == mine:
                     ok = mine
                     break
             else:
                 for c in later:
                     bit = 1 << c
-                    if self._defend(a_hand ^ bit, d_hand, att, table | bit, addable, c, n_att + 1, limit,
+                    if self._defend(a_hand ^ bit, d_hand, att, table | bit, addable, bit, n_att + 1, limit,
                                     need) == mine:
                         ok = mine
                         break
@@ -295,3 +339,35 @@ class Solver:
                         ok = mine
         self.bounds[key] = (need * 3 + b % 3) if ok else (b - b % 3 + need - 1)
         return ok
+
+
+class TransferSolver(Solver):
+    """The solver of a table with ``transfer=on``: a defender may transfer, and a search deeper than
+    ``MAX_BOUTS`` bouts gives up (``Budget``) rather than follow a position back to itself."""
+
+    __slots__ = ()
+
+    def __init__(self, trump: int, me: int, budget: int, pair: tuple[int, int] = (0, 1),
+                 deck: tuple[int, ...] = DURAK_CARDS) -> None:
+        super().__init__(trump, me, budget, pair, deck)
+        self.transfer = True
+
+    def reach(self, state: DurakState, need: int) -> bool:
+        self.depth = 0
+        return super().reach(state, need)
+
+    def _lead(self, a_hand: int, d_hand: int, att: int, need: int) -> bool:
+        self.depth += 1
+        if self.depth > MAX_BOUTS:
+            raise Budget
+        try:
+            return super()._lead(a_hand, d_hand, att, need)
+        finally:
+            self.depth -= 1
+
+
+def solver_for(transfer: bool, trump: int, me: int, budget: int, pair: tuple[int, int],
+               deck: tuple[int, ...]) -> Solver:
+    """The solver of a table, with transfers (``transfer=on``) or without."""
+    cls = TransferSolver if transfer else Solver
+    return cls(trump, me, budget, pair, deck)

@@ -31,7 +31,7 @@ class AziHand(Protocol):
     inhand: list[bool]
     folded: list[bool]
     blind: list[bool]
-    short: list[bool]
+    blind_paid: list[int]
     hands: list[list[int]]
     mucked: list[int]
     _turn: int
@@ -127,10 +127,8 @@ def apply(h: AziHand, s: int, a: Action) -> None:
         needed = call_cost(h, s) if h.opened else min_bet(h, s)
         if st >= needed:
             raise h._illegal(f"allin is for a player who cannot pay {needed}; you have {st}", "A9")
-        # the player stays in the hand, but an all-in never claims the lead (A9); being short, it can
-        # win from each other seat only what it put in (A13, A16)
+        # the player stays in the hand, but an all-in never claims the lead (A9)
         _pay(h, s, st)
-        h.short[s] = True
         h.vbet[s] += st * mult
     elif act.is_amount(a):
         n = act.amount_of(a)
@@ -168,6 +166,8 @@ def apply(h: AziHand, s: int, a: Action) -> None:
 def _pay(h: AziHand, s: int, x: int) -> None:
     h.stack[s] -= x
     h.contrib[s] += x
+    if h.blind[s]:
+        h.blind_paid[s] += x  # counts double for this seat if it wins all-in (A16)
 
 
 def fold(h: AziHand, s: int) -> None:

@@ -55,20 +55,21 @@ BUYIN, DEAL, REVEAL, DISCARD, BID, DISCLOSE, PLAY, OVER = range(8)
 PHASE_NAMES = ("buy-in", "deal", "trump", "discard", "bidding", "disclose", "play", "over")
 PHASE_RULES = ("A14", "A2", "A2", "A4", "A6", "A7", "A10", "A12")
 """The rule of each phase: what an error names when it breaks no more specific rule."""
-SETUP_KEYS = ("hand", "dealer", "stacks", "carried", "free", "azi", "short", "seats", "voided")
-"""The keys of a hand's setup.  The last three appear only when they say something: ``short`` (the
-free seats of a replay that went all-in short, A16), ``seats`` (the seats that may take part, when
-some seat is away) and ``voided`` (how many hands of the match were voided before this one)."""
+SETUP_KEYS = ("hand", "dealer", "stacks", "carried", "free", "azi", "blind_paid", "seats", "voided")
+"""The keys of a hand's setup.  The last three appear only when they say something: ``blind_paid``
+(per seat, the chips of ``carried`` it paid in a bidding while blind, which count double for an all-in
+winner, A16), ``seats`` (the seats that may take part, when some seat is away) and ``voided`` (how
+many hands of the match were voided before this one)."""
 
 # the list attributes a clone copies (``hands`` is a list of lists and is copied apart)
 _LISTS = ("card_at", "_public", "_actions", "stack", "contrib", "inhand", "folded", "blind", "vbet",
-          "raises", "need_act", "short", "discards", "mucked", "played", "played_seats", "trick_pos",
+          "raises", "need_act", "blind_paid", "discards", "mucked", "played", "played_seats", "trick_pos",
           "trick_seats", "won", "pub", "seen_by")
 # what a search copy's clone copies: ``card_at`` (a view or a determinized state made from it writes
 # there) and what the bidding changes; the rest is shared until the play, a discard, a buy-in or a
 # chance step changes it (``_unshare``), since a search copy's clones mostly bid
 _BIDDING_LISTS = ("card_at", "stack", "contrib", "folded", "blind", "vbet", "raises", "need_act",
-                  "short", "mucked")
+                  "blind_paid", "mucked")
 _SHARED_LISTS = tuple(name for name in _LISTS if name not in _BIDDING_LISTS)
 
 
@@ -114,17 +115,20 @@ class AziHand(HandState):
         if (azi > 0) != bool(free) or (azi > 0) != (sum(carried) > 0) or 0 < len(free) < 2:
             raise GameError("an azi replay (azi > 0) needs two or more free seats and a carried pot; "
                             "a first deal has neither")
-        short = _seat_list("short", setup.get("short", ()), n)
+        blind_paid = _seat_tuple("blind_paid", setup.get("blind_paid", (0,) * n), n)
         seats = _seat_list("seats", setup.get("seats", tuple(range(n))), n)
         voided = setup.get("voided", 0)
         if not isinstance(voided, int) or isinstance(voided, bool) or voided < 0:
             raise GameError(f"setup voided must be a whole number >= 0, not {voided!r}")
-        if not set(short) <= set(free) or not set(free) <= set(seats):
-            raise GameError("setup short must list free seats, and every free seat must take part")
+        if not set(free) <= set(seats):
+            raise GameError("every free seat of an azi replay must take part")
+        if any(b > c for b, c in zip(blind_paid, carried, strict=True)):
+            raise GameError("setup blind_paid counts chips a seat paid into the carried pot: never more "
+                            "than it carried")
         self.setup = (("hand", hand_no), ("dealer", dealer), ("stacks", stacks), ("carried", carried),
                       ("free", free), ("azi", azi))
-        if short:
-            self.setup += (("short", short),)
+        if any(blind_paid):
+            self.setup += (("blind_paid", blind_paid),)
         if len(seats) < n:
             self.setup += (("seats", seats),)
         if voided:
@@ -150,8 +154,9 @@ class AziHand(HandState):
         """What each seat's payments in this bidding count for (blind payments count double)."""
         self.raises = [0] * n
         self.need_act = [False] * n
-        self.short = [s in short for s in range(n)]
-        """Seats that went all-in short (A16: could not pay the call or the opening bet)."""
+        self.blind_paid = list(blind_paid)
+        """What each seat paid in a bidding while blind, in this hand and the hands it replays (A16:
+        those chips count double in what an all-in winner may take)."""
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[int] = []
         self.mucked: list[int] = []
@@ -666,14 +671,16 @@ class AziHand(HandState):
         """The result of the hand as it ended (nothing changes once it is over)."""
         n = self.n
         contrib = tuple(self.contrib)
-        # A16: only a short all-in limits what the winner takes (A13)
-        payouts = (0,) * n if winner is None else settle_pot(contrib, winner, self.short[winner])
+        # A16: every all-in winner, however it went all-in, takes at most what it put in from each
+        # seat (A13), its blind payments counting double
+        payouts = (0,) * n if winner is None else settle_pot(
+            contrib, winner, self.stack[winner] == 0, self.blind_paid[winner])
         return AziResult(
             winner=winner, azi=winner is None, uncontested=uncontested, tricks=tuple(self.won),
             contributions=contrib, payouts=payouts,
             stacks=tuple(self.stack[i] + payouts[i] for i in range(n)),
             trick_winners=tuple(s for s in range(n) if self.won[s]),
-            short=tuple(s for s in range(n) if self.short[s]))
+            blind_paid=tuple(self.blind_paid))
 
     # ------------------------------------------------------------------ knowledge
 

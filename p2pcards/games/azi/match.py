@@ -37,7 +37,7 @@ class AziMatch(Match):
 
     def __init__(self, rules: AziConfig, stacks: tuple[int, ...], dealer: int, *, hand_number: int = 0,
                  carried: tuple[int, ...] | None = None, free: tuple[int, ...] = (), azi: int = 0,
-                 stopped: bool = False, short: tuple[int, ...] = (), out: tuple[int, ...] = (),
+                 stopped: bool = False, blind_paid: tuple[int, ...] = (), out: tuple[int, ...] = (),
                  away: tuple[int, ...] = (), hands_played: int = 0, voided: int = 0,
                  abandoned: bool = False) -> None:
         self.rules = rules
@@ -49,8 +49,8 @@ class AziMatch(Match):
         self.free = free
         self.azi = azi
         self.stopped = stopped
-        self.short = short
-        """Seats of a carried azi that went all-in short (A16): what they can win stays limited."""
+        self.blind_paid = blind_paid if any(blind_paid) else ()
+        """Per seat, the chips of a carried azi pot paid while blind (A16), or () when none were."""
         self._out = out
         self.away = away
         self.hands_played = hands_played
@@ -60,7 +60,7 @@ class AziMatch(Match):
 
     def _replace(self, **changes: Any) -> AziMatch:
         fields: dict[str, Any] = {"hand_number": self.hand_number, "carried": self.carried, "free": self.free,
-                  "azi": self.azi, "stopped": self.stopped, "short": self.short, "out": self._out,
+                  "azi": self.azi, "stopped": self.stopped, "blind_paid": self.blind_paid, "out": self._out,
                   "away": self.away, "hands_played": self.hands_played, "voided": self.voided,
                   "abandoned": self._abandoned}
         stacks = changes.pop("stacks", self.stacks)
@@ -107,8 +107,11 @@ class AziMatch(Match):
 
     @property
     def dealer(self) -> int:
-        """The dealer of the next hand: the winner of the last pot (A6), or the same dealer for an azi
-        replay; if that seat takes no part, the next seat clockwise that does."""
+        """The dealer of the next hand: the winner of the last pot (A6), or, if that seat takes no part,
+        the next seat clockwise that does.  An azi replay is dealt by the same dealer even when it takes
+        no part in the replay (A14, A16): the deal and the bidding still start at its left."""
+        if self.pot:
+            return self._dealer
         return next_taking_part(self._dealer, self._taking_part(), self.rules.n)
 
     @property
@@ -138,13 +141,14 @@ class AziMatch(Match):
 
     def setup(self) -> tuple[tuple[str, Any], ...]:
         """The setup of the next hand.  ``seats`` (the seats not away) appears only when a seat is away,
-        ``short`` only before a replay with a short all-in, ``voided`` only after a void hand, so a
+        ``blind_paid`` only before a replay of a bidding with blind payments, ``voided`` only after a
+        void hand, so a
         match where none of that happened deals exactly the setups it always did."""
         setup: list[tuple[str, Any]] = [
             ("hand", self.hand_number), ("dealer", self.dealer), ("stacks", self.stacks),
             ("carried", self.carried), ("free", self.free), ("azi", self.azi)]
-        if self.short:
-            setup.append(("short", self.short))
+        if self.blind_paid:
+            setup.append(("blind_paid", self.blind_paid))
         if self.away:
             setup.append(("seats", tuple(s for s in range(self.rules.n) if s not in self.away)))
         if self.voided:
@@ -166,10 +170,10 @@ class AziMatch(Match):
         if r.azi:
             return self._replace(stacks=r.stacks, dealer=self.dealer, hand_number=nxt,
                                  carried=r.contributions, free=r.trick_winners, azi=self.azi + 1,
-                                 short=tuple(s for s in r.short if s in r.trick_winners))
+                                 blind_paid=r.blind_paid)
         assert r.winner is not None
         after = self._replace(stacks=r.stacks, dealer=r.winner, hand_number=nxt, carried=None, free=(),
-                              azi=0, short=(), hands_played=self.hands_played + 1)
+                              azi=0, blind_paid=(), hands_played=self.hands_played + 1)
         return after._replace(out=after.out)  # A15: whoever cannot pay the next ante is out for good
 
     # ------------------------------------------------------------------ the game going on
@@ -186,11 +190,13 @@ class AziMatch(Match):
             return after
         free = tuple(s for s in self.free if s != seat)
         if len(free) >= 2:
-            return after._replace(free=free, short=tuple(s for s in self.short if s != seat))
+            return after._replace(free=free)
         winner = free[0]
-        payouts = settle_pot(self.carried, winner, winner in self.short)
+        # as when everybody else folds: an all-in winner takes what it can match (A13, A16)
+        paid = self.blind_paid[winner] if self.blind_paid else 0
+        payouts = settle_pot(self.carried, winner, self.stacks[winner] == 0, paid)
         stacks = tuple(c + p for c, p in zip(self.stacks, payouts, strict=True))
-        won = after._replace(stacks=stacks, dealer=winner, carried=None, free=(), azi=0, short=(),
+        won = after._replace(stacks=stacks, dealer=winner, carried=None, free=(), azi=0, blind_paid=(),
                              hands_played=self.hands_played + 1)
         return won._replace(out=won.out)
 
@@ -209,7 +215,7 @@ class AziMatch(Match):
     def stop(self) -> AziMatch:
         """The players agree to stop (A15).  A pot an azi carried goes back to whoever put it in."""
         stacks = tuple(s + c for s, c in zip(self.stacks, self.carried, strict=True))
-        return self._replace(stacks=stacks, carried=None, free=(), azi=0, short=(), stopped=True)
+        return self._replace(stacks=stacks, carried=None, free=(), azi=0, blind_paid=(), stopped=True)
 
     def abandon(self) -> AziMatch:
         """The match ends now: the players left at the table ended it.  As with ``stop``, a carried pot

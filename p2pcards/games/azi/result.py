@@ -10,16 +10,18 @@ def _seats(group: Sequence[int]) -> str:
     return f"seat {group[0]}" if len(group) == 1 else "seats " + ", ".join(map(str, group))
 
 
-def settle_pot(contributions: Sequence[int], winner: int, winner_all_in: bool) -> tuple[int, ...]:
-    """What each seat gets back from the pot when ``winner`` wins it (A13).
+def settle_pot(contributions: Sequence[int], winner: int, winner_all_in: bool,
+               blind_paid: int = 0) -> tuple[int, ...]:
+    """What each seat gets back from the pot when ``winner`` wins it (A13, A16).
 
-    A winner who is not all-in takes the whole pot.  An all-in winner who put in ``c_w`` takes
+    A winner who is not all-in takes the whole pot.  An all-in winner, however it went all-in, counts
+    for ``c_w``: what it put in, the ``blind_paid`` part of it twice (A7); it takes
     ``min(c_i, c_w)`` from every seat ``i``; every other seat gets back the rest of its stake.
     """
     if not winner_all_in:
         total = sum(contributions)
         return tuple(total if i == winner else 0 for i in range(len(contributions)))
-    cw = contributions[winner]
+    cw = contributions[winner] + blind_paid
     take = sum(min(c, cw) for c in contributions)
     return tuple(take if i == winner else c - min(c, cw) for i, c in enumerate(contributions))
 
@@ -43,8 +45,9 @@ class AziResult:
     """Each seat's chips after the hand (payouts included)."""
     trick_winners: tuple[int, ...]
     """The seats that took a trick, in seat order (on azi, those who play again for free)."""
-    short: tuple[int, ...] = ()
-    """The seats that went all-in short in this hand or the hands it replays (A16)."""
+    blind_paid: tuple[int, ...] = ()
+    """Per seat, the chips of its contribution paid in a bidding while blind (A7, A16); an azi
+    carries them into the replay."""
 
     @property
     def pot(self) -> int:

@@ -10,6 +10,7 @@ text               meaning                                            integer
 ``pass``           an attacker adds nothing in this throw-in round    ``PASS``
 ``show 7H``        the lowest trump shown before the first bout (D3)  ``SHOW + card``
 ``show none``      "I hold no trump" (D3)                             ``SHOW_NONE``
+``transfer 7H``    the defender passes the attack on (D16-D18)        ``TRANSFER + card``
 =================  =================================================  ==========================
 """
 
@@ -25,11 +26,14 @@ SHOW_NONE = 192
 PASS = 193
 TAKE = 194
 BEAT = 256
+TRANSFER = 4096
+"""Above every ``beat`` (whose largest is ``BEAT + 64 * 51 + 51``)."""
 
 # kinds returned by ``decode``
-K_ATTACK, K_ADD, K_SHOW, K_SHOW_NONE, K_PASS, K_TAKE, K_BEAT = range(7)
+K_ATTACK, K_ADD, K_SHOW, K_SHOW_NONE, K_PASS, K_TAKE, K_BEAT, K_TRANSFER = range(8)
 
-FORMS = "attack CARD, add CARD, beat ATTACK DEFENCE (e.g. beat 7H 9H), take, pass, show CARD, show none"
+FORMS = ("attack CARD, add CARD, beat ATTACK DEFENCE (e.g. beat 7H 9H), take, pass, show CARD, show none, "
+         "transfer CARD")
 
 
 def attack(c: Card) -> Action:
@@ -48,10 +52,17 @@ def beat(attack_card: Card, defence_card: Card) -> Action:
     return BEAT + attack_card * 64 + defence_card
 
 
+def transfer(c: Card) -> Action:
+    return TRANSFER + c
+
+
 def decode(action: Action, deck: frozenset[Card]) -> tuple[int, Card, Card]:
     """``(kind, card, second card)``; raises ``ActionError`` for an integer that is no action."""
     if isinstance(action, int) and not isinstance(action, bool):
-        if action >= BEAT:
+        if action >= TRANSFER:
+            if action - TRANSFER in deck:
+                return K_TRANSFER, action - TRANSFER, -1
+        elif action >= BEAT:
             a, d = divmod(action - BEAT, 64)
             if a in deck and d in deck:
                 return K_BEAT, a, d
@@ -79,6 +90,8 @@ def text(action: Action, deck: frozenset[Card]) -> str:
         return f"add {card_text(a)}"
     if kind == K_SHOW:
         return f"show {card_text(a)}"
+    if kind == K_TRANSFER:
+        return f"transfer {card_text(a)}"
     return ("show none", "pass", "take")[kind - K_SHOW_NONE]
 
 
@@ -99,6 +112,8 @@ def parse(raw: str, deck: tuple[Card, ...]) -> Action:
             return attack(_card(arg, deck))
         if verb == "add":
             return add(_card(arg, deck))
+        if verb == "transfer":
+            return transfer(_card(arg, deck))
     raise ActionError(f"cannot read {raw!r}; the forms are: {FORMS}")
 
 

@@ -14,27 +14,34 @@ from p2pcards.games.cards import SUITS, Card, deck_of
 from p2pcards.games.durak import actions
 
 DEFAULTS: dict[str, Any] = {"players": 4, "first_bout_limit_5": False, "series_hands": 1}
-LOCKED = ("transfer", "jokers", "deck_52")
+VARIANTS: dict[str, Any] = {"deck": 36, "transfer": False}
+"""Options of the variants, recorded only when not at their default: a table of the rules of version
+1.0 keeps the options (and so the game id and every hand digest) it always had."""
+LOCKED = ("jokers",)
 """Variants of the rulebook that this version does not play: accepted only as False, never recorded."""
+DECKS = (36, 52)
 MAX_SERIES = 1000
-RULE_CODES: tuple[str, ...] = tuple(f"D{i}" for i in range(1, 16))
+RULE_CODES: tuple[str, ...] = tuple(f"D{i}" for i in range(1, 19))
 """The numbered rules of ``docs/rules/durak.md``; every error of the engine names one of them."""
 
 
 class DurakConfig(base.Rules):
-    """Throw-in Durak for 2-6 players with 36 cards.
+    """Throw-in Durak for 2-6 players with 36 cards (or 52), with or without transfers.
 
     Options: ``players`` (2-6, default 4), ``first_bout_limit_5`` (default False: at most 5 attack
-    cards in the first bout), ``series_hands`` (hands in a series, 1-1000, default 1).  ``transfer``,
-    ``jokers`` and ``deck_52`` name locked variants: False is accepted, True is an ``OptionError``.
+    cards in the first bout), ``series_hands`` (hands in a series, 1-1000, default 1), ``deck`` (36:
+    ranks 6..A, the default; or 52: ranks 2..A), ``transfer`` (default False: True plays D16-D18).
+    ``jokers`` names a locked variant: False is accepted, True is an ``OptionError``.
     """
 
     name: ClassVar[str] = "durak"
     rule_codes: ClassVar[tuple[str, ...]] = RULE_CODES
+    variants: ClassVar[dict[str, Any]] = VARIANTS
+    """Options recorded only when not at their default (so not in ``options`` of a default table)."""
     deal_rule: ClassVar[str] = "D2"
 
     def __init__(self, **options: Any) -> None:
-        values = dict(DEFAULTS)
+        values = DEFAULTS | VARIANTS
         for key in sorted(options):
             value = options[key]
             if key in LOCKED:
@@ -42,8 +49,8 @@ class DurakConfig(base.Rules):
                     raise OptionError(f"durak option {key!r} is a locked variant this version does not play: "
                                       "it can only be off")
                 continue
-            if key not in DEFAULTS:
-                known = ", ".join(sorted(DEFAULTS))
+            if key not in DEFAULTS and key not in VARIANTS:
+                known = ", ".join(sorted((*DEFAULTS, *VARIANTS)))
                 raise OptionError(f"unknown durak option {key!r}; the options are: {known}")
             values[key] = value
         players = values["players"]
@@ -54,12 +61,18 @@ class DurakConfig(base.Rules):
         hands = values["series_hands"]
         if type(hands) is not int or not 1 <= hands <= MAX_SERIES:
             raise OptionError(f"durak option 'series_hands' is a whole number from 1 to {MAX_SERIES}")
-        self.options = tuple(sorted(values.items()))
-        self.deck: tuple[Card, ...] = deck_of(range(6, 15), SUITS)
+        deck = values["deck"]
+        if type(deck) is not int or deck not in DECKS:
+            raise OptionError(f"durak option 'deck' is 36 or 52, not {deck!r}")
+        if type(values["transfer"]) is not bool:
+            raise OptionError("durak option 'transfer' is True or False")
+        self.options = tuple(sorted((k, v) for k, v in values.items() if k in DEFAULTS or v != VARIANTS[k]))
+        self.deck: tuple[Card, ...] = deck_of(range(6 if deck == 36 else 2, 15), SUITS)
         self.deck_set: frozenset[Card] = frozenset(self.deck)
         self.n: int = players
         self.first_bout_limit: int = 5 if values["first_bout_limit_5"] else 6
         self.series_hands: int = hands
+        self.transfer: bool = values["transfer"]
 
     def __repr__(self) -> str:
         return "durak.Rules(" + ", ".join(f"{k}={v!r}" for k, v in self.options) + ")"

@@ -1,18 +1,24 @@
-"""One hand of Durak as a state machine (rules D1-D15 of the rulebook).
+"""One hand of Durak as a state machine (rules D1-D18 of the rulebook).
 
 Deck positions, for the ``m`` seats that play the hand (every seat of the table unless some are away,
-see ``DurakMatch.without``): let ``ring`` be the playing seats clockwise from the dealer's left, the
-dealer last.  The deal gives position ``k`` (``0 <= k < 6m``) to ``ring[k % m]`` (six rounds of one
-card); position ``6m`` is the trump card turned up under the talon and drawn last; the positions after
-it, ``6m + 1`` to 35, are the talon, drawn from ``6m + 1`` upwards.  With six players there is no talon
-and the dealer's last card (position 35) is turned up and stays in the dealer's hand.  With every seat
-playing, ``ring[k % n]`` is seat ``(dealer + 1 + k) % n``.
+see ``DurakMatch.without``) and a deck of ``N`` cards (36, or 52 with ``deck=52``): let ``ring`` be the
+playing seats clockwise from the dealer's left, the dealer last.  The deal gives position ``k``
+(``0 <= k < 6m``) to ``ring[k % m]`` (six rounds of one card); position ``6m`` is the trump card turned
+up under the talon and drawn last; the positions after it, ``6m + 1`` to ``N - 1``, are the talon,
+drawn from ``6m + 1`` upwards.  When the deal uses the whole deck (six players, 36 cards) there is no
+talon and the dealer's last card (position 35) is turned up and stays in the dealer's hand.  With
+every seat playing, ``ring[k % n]`` is seat ``(dealer + 1 + k) % n``.
 
 Order of play: the deal (``Deal``), the trump (``Reveal``), the trump showing of D3 (every playing
 seat from the dealer's left says ``show CARD`` or ``show none``), then bouts.  In a bout exactly one
 seat is awaited at a time: the main attacker leads, the defender beats or takes, and throw-in rounds
 ask the attackers one by one in the priority order of D6 (seats with no cards at all are not asked).
 After the bout the draw is one ``Deal`` of the talon's top positions in the order of D10.
+
+With ``transfer=on`` (D16-D18) a defender facing only unbeaten cards of one rank may ``transfer``: it
+adds a card of that rank and becomes the main attacker, and the next active seat defends every card
+on the table, with its own limit (D7: its hand size then, and 6), throw-in order and draw order (D17).
+Whoever led the bout and whoever transferred count as seats that added cards (D10).
 
 Inside, each seat's known cards are also kept as a bitmask of card ids (``hmask``), with the position
 of every known card (``pos_of``): the legal moves and their checks are a few table look-ups, so the
@@ -65,6 +71,8 @@ def beats(defence: Card, attack: Card, trump_suit: int) -> bool:
 # ---------------------------------------------------------------------------- card masks
 # A Durak card is ``suit * 13 + rank - 2`` with ranks 6..14, so the cards of a suit are bits 4..12 of
 # its 13-bit block; ``_chunks(offset)`` lists, for each 9-bit pattern of one suit, ``offset + card``.
+# The 52-card deck adds ranks 2..5 (bits 0..3 of each block): a mask holding one of them takes a plain
+# loop (``LOW``), so the 36-card hot paths stay as they were.
 
 BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 RANK_BIT: tuple[int, ...] = tuple(1 << (c % 13) for c in range(52))
@@ -80,8 +88,23 @@ _CARDS = _chunks(0)
 _ADDS = _chunks(A.ADD)
 
 
+LOW = sum(0b1111 << (s * 13) for s in range(4))
+"""The ranks 2..5 of every suit: cards only the 52-card deck has."""
+
+
+def _bits(mask: int) -> tuple[Card, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The Durak cards of a mask, lowest id first."""
+    if mask & LOW:
+        return _bits(mask)
     c0, c1, c2, c3 = _CARDS
     return c0[mask >> 4 & 511] + c1[mask >> 17 & 511] + c2[mask >> 30 & 511] + c3[mask >> 43 & 511]
 
@@ -105,7 +128,22 @@ def _addable() -> tuple[int, ...]:
 
 
 ADDABLE = _addable()
-"""``ADDABLE[ranks >> 4]``: every card whose rank is in ``ranks`` (a mask of ``card % 13``)."""
+"""``ADDABLE[ranks >> 4]``: every card whose rank is in ``ranks`` (a mask of ``card % 13``), for ranks
+6..A; ``addable`` takes any ranks."""
+_RANK_CARDS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+
+
+def addable(ranks: int) -> int:
+    """Every card whose rank is in ``ranks`` (a mask of ``card % 13``)."""
+    if ranks & 0b1111:
+        m = 0
+        for r in range(13):
+            if ranks >> r & 1:
+                m |= _RANK_CARDS[r]
+        return m
+    return ADDABLE[ranks >> 4]
+
+
 BEATERS: tuple[tuple[int, ...], ...] = tuple(
     tuple((SUIT_MASK[a // 13] & ~((1 << (a + 1)) - 1)) | (SUIT_MASK[t] if a // 13 != t else 0)
           for a in range(52))
@@ -174,7 +212,9 @@ class DurakState(HandState):
         """Per card id, its deck position when this replica knows it."""
         # the talon in reverse drawing order: ``pop()`` gives the next card; the trump is first
         self.talon: list[int] = []
-        self.trump_pos = HAND_SIZE * m if m < 6 else len(rules.deck) - 1
+        size = len(rules.deck)
+        self.trump_pos = HAND_SIZE * m if HAND_SIZE * m < size else size - 1
+        """The card turned up for trump: the first after the deal, or the dealer's last (D2)."""
         self.trump_suit = -1
         self.discard: list[int] = []
         self.att: list[int] = []
@@ -198,6 +238,7 @@ class DurakState(HandState):
         self.ti_added = False
         self.adders = 0  # bit s: seat s added a card this bout (D10)
         self.stalled = 0  # bouts in a row that ended with a take and no card drawn (D15)
+        self.transfers = rules.transfer  # D16: a defender may pass the attack on
         self.show_idx = 0
         self.best_show = 99
         self.leader = -1
@@ -242,9 +283,12 @@ class DurakState(HandState):
         hm = self.hmask[seat]
         phase = self.phase
         if phase == P_THROW:
-            m = hm & ADDABLE[self.ranks >> 4]
+            ranks = self.ranks
+            m = hm & (ADDABLE[ranks >> 4] if not ranks & 0b1111 else addable(ranks))
             if not m:
                 return [A.PASS]
+            if m & LOW:
+                return [*(A.ADD + c for c in _bits(m)), A.PASS]
             a0, a1, a2, a3 = _ADDS
             out = [*a0[m >> 4 & 511], *a1[m >> 17 & 511], *a2[m >> 30 & 511], *a3[m >> 43 & 511]]
             out.append(A.PASS)
@@ -262,6 +306,8 @@ class DurakState(HandState):
                     unbeaten += 1
             if unbeaten > 1:
                 out.sort()
+            if self.transfers:
+                out.extend([A.TRANSFER + c for c in cards_of(self._transferable(seat))])
             out.append(A.TAKE)
             return out
         if phase == P_LEAD:
@@ -448,7 +494,7 @@ class DurakState(HandState):
     # ---- a bout
 
     def _next_active(self, seat: int) -> int:
-        """The first seat clockwise from ``seat`` (inclusive) that is not out."""
+        """The first seat clockwise from ``seat`` (inclusive; ``seat`` may be ``n``) that is not out."""
         n, out = self.n, self.out
         for i in range(n):
             s = (seat + i) % n
@@ -473,10 +519,59 @@ class DurakState(HandState):
         self.phase = P_LEAD
         self.to_act = attacker
 
+    def _transferable(self, seat: int) -> int:
+        """The cards ``seat``, defending, may transfer with (D16), as a mask."""
+        att, n_att = self.att, len(self.att)
+        for d in self.dfn:
+            if d >= 0:
+                return 0  # a card is beaten: too late
+        cap = self.rules.first_bout_limit if self.bout == 1 else HAND_SIZE
+        if n_att >= cap or len(self.hands[self._next_active(seat + 1)]) <= n_att:
+            return 0
+        return self.hmask[seat] & _RANK_CARDS[self.card_at[att[0]] % 13]
+
+    def _transfer(self, seat: int, c: Card, action: Action) -> None:
+        """D16-D17: ``seat`` adds ``c`` and passes the attack on to the next active seat."""
+        if not self.transfers:
+            raise self._illegal("this table plays without transfers (option transfer)", "D16")
+        if any(d >= 0 for d in self.dfn):
+            raise self._illegal("a transfer is allowed only while no attack card is beaten", "D16")
+        self._card_from_hand(seat, c)
+        known = self.card_at
+        rank = known[self.att[0]] % 13
+        if c % 13 != rank:
+            on_table = card_text(known[self.att[0]])[:-1]
+            raise self._illegal(
+                f"a transfer adds a card of the rank on the table ({on_table}), not {card_text(c)}", "D16")
+        n_att = len(self.att) + 1
+        cap = self.rules.first_bout_limit if self.bout == 1 else HAND_SIZE
+        if n_att > cap:
+            raise self._illegal(f"the bout would hold {n_att} attack cards: at most {cap}", "D16")
+        nd = self._next_active(seat + 1)
+        size = len(self.hands[nd])
+        if size < n_att:
+            raise self._illegal(
+                f"seat {nd} holds {size} cards, too few to defend {n_att} attack cards", "D16")
+        self._record(seat, action)
+        self._play(seat, c)
+        self.att.append(self.pos_of[c])
+        self.dfn.append(-1)
+        # D17: whoever led and whoever transferred count as seats that added cards (D10)
+        self.adders |= 1 << self.attacker | 1 << seat
+        self.attacker = seat
+        self.defender = nd
+        self.limit = cap if cap < size else size
+        self.order = _throw_order(self.n, seat, nd, self.out)
+        self.to_act = nd
+
     def _defend(self, seat: int, action: Action) -> None:
         kind, a, d = self._decode(action)
+        if kind == A.K_TRANSFER:
+            self._transfer(seat, a, action)
+            return
         if kind != A.K_BEAT:
-            raise self._illegal(f"seat {seat} defends: beat an attack card or take", "D5")
+            how = "beat an attack card, transfer or take" if self.transfers else "beat an attack card or take"
+            raise self._illegal(f"seat {seat} defends: {how}", "D5")
         known = self.card_at
         i = -1
         for j, pa in enumerate(self.att):
@@ -653,7 +748,7 @@ class DurakState(HandState):
                 hands[s].extend(ps)
                 hmask[s] = _mask_at(known, ps)
             self.talon = [*range(len(known) - 1, self.trump_pos, -1)]
-            if len(self.ring) < 6:
+            if self.trump_pos == HAND_SIZE * len(self.ring):
                 self.talon.insert(0, self.trump_pos)
             self.phase = P_TRUMP
             self._need = Reveal((self.trump_pos,))

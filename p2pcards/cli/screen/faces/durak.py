@@ -18,7 +18,8 @@ from p2pcards.games.durak.match import DurakMatch, DurakResult
 from p2pcards.games.durak.state import DurakView
 
 _VERBS = {"attack": ("attack with", "attacks with"), "add": ("throw in", "throws in"),
-          "take": ("take the cards", "takes the cards"), "pass": ("pass", "passes")}
+          "take": ("take the cards", "takes the cards"), "pass": ("pass", "passes"),
+          "transfer": ("transfer with", "transfers with")}
 _PLAYS = ("attack", "add", "beat")
 
 
@@ -31,6 +32,8 @@ class Face(faces.Face):
         """The cards of the bout just over and how it ended (``beaten``, or the defender's name)."""
         self._bout_end: View | None = None
         """The view when the last bout ended, until the next move (to tell what was drawn)."""
+        self._passed_to = -1
+        """The seat a transfer being told passes the bout to (D16), else -1."""
 
     def new_hand(self) -> None:
         self.last_bout = None
@@ -131,6 +134,9 @@ class Face(faces.Face):
             if arg:
                 line.append(" ")
                 line.append_text(cv.move(arg))
+            if verb == "transfer" and self._passed_to >= 0:
+                defender = self.name(self._passed_to)
+                line.append(f" — {defender} now {'defend' if defender == YOU else 'defends'}")
         else:
             line.append_text(cv.move(text))
         return line
@@ -154,6 +160,7 @@ class Face(faces.Face):
 
     def before_move(self, seat: int, text: str, before: View | None) -> list[Text]:
         """The cards drawn from the talon since the last bout ended (the draw follows the bout)."""
+        self._passed_to = _next_defender(before, seat) if text.startswith("transfer") else -1
         end, self._bout_end = self._bout_end, None
         if not isinstance(end, DurakView) or not isinstance(before, DurakView) or end.bout > before.bout + 1:
             return []
@@ -191,6 +198,10 @@ class Face(faces.Face):
         if verb == "beat":
             a, d = cv.cards_in(text)
             return f"cover {card_display(a)} with {card_display(d)}"
+        if verb == "transfer":
+            nxt = _next_defender(view, view.seat)
+            who = self.name(nxt) if nxt >= 0 else "the next player"
+            return f"pass the attack on: {'you defend' if who == YOU else who + ' defends'} every card"
         return {
             "add": "throw it in",
             "take": "pick up every card on the table",
@@ -259,6 +270,20 @@ def _suit(suit: int) -> Text:
     from p2pcards.games.cards import SUIT_NAMES, SUIT_SYMBOLS
 
     return Text(f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}", style=cv.RED if suit in (1, 2) else cv.BLACK)
+
+
+def _next_defender(view: View | None, seat: int) -> int:
+    """The seat a transfer by ``seat`` passes the bout to: the next seat clockwise still in the hand
+    (D16), or -1 when the view does not say."""
+    if not isinstance(view, DurakView):
+        return -1
+    n = len(view.hand_sizes)
+    out = {s for group in view.out_order for s in group}
+    for i in range(1, n):
+        s = (seat + i) % n
+        if s in view.seats and s not in out:
+            return s
+    return -1
 
 
 def _bout_ended(before: View | None, now: View | None) -> bool:
