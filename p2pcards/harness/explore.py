@@ -337,11 +337,15 @@ def _calm(room: Room) -> None:
 def _waiting(room: Room) -> list[int]:
     """The honest seats that have not ended the match and should.  A seat out of it waits for the
     others to deal it in again; if an honest seat went on by its own word, they may never (an
-    abandon binds nobody else: SPEC §6.5), so that wait is no fault."""
+    abandon binds nobody else: SPEC §6.5), so that wait is no fault.  Nor is the wait of a restored
+    seat for a cheater that went silent before it answered: what the seat signed before its restart
+    may have reached that cheater alone, so it must never sign at those steps again (SPEC §9.6)."""
     waiting = []
     for seat in room.honest:
         t = room.tables[seat]
         if t.over or t.stopped is not None or (room.abandoners and seat in t.seats_out):
+            continue
+        if t.restoring_from and all(s in room.cheat for s in t.restoring_from):
             continue
         waiting.append(seat)
     return waiting
@@ -353,7 +357,8 @@ def shrink(
     """A shorter schedule that still breaks the same invariant (by its name): remove chunks of choices,
     halving their size down to single ones, re-running each candidate (at most ``budget`` runs: by
     default 300, or 60 when the violation came in the calm phase, whose every candidate plays the
-    match to its end).  A violation found within the schedule is looked for there alone."""
+    match to its end).  A violation found within the schedule is looked for there alone.  Unless the
+    budget runs out, no single choice of the result can be removed."""
     if budget is None:
         budget = 60 if failing.calm else 300
     best = failing
@@ -361,16 +366,19 @@ def shrink(
     runs = 0
     chunk = max(1, len(best.schedule) // 2)
     while chunk >= 1 and runs < budget:
-        start = 0
+        start, shorter = 0, False
         while start < len(best.schedule) and runs < budget:
             candidate = best.schedule[:start] + best.schedule[start + chunk :]
             runs += 1
             result = run_schedule(game, shape, seed, options, candidate, calm=failing.calm)
             if result.violation is not None and _invariant(result.violation) == name:
-                best = result
+                best, shorter = result, True
             else:
                 start += chunk
-        chunk //= 2
+        # A choice removed late changes what the earlier ones mean: single choices are tried again
+        # until none can go, so the schedule printed has no choice it does not need.
+        if chunk > 1 or not shorter:
+            chunk //= 2
     return best
 
 

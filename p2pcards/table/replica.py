@@ -410,6 +410,12 @@ class Table:
         return self._missing()
 
     @property
+    def restoring_from(self) -> tuple[int, ...]:
+        """The seats a restored seat still waits for before it signs anything new (SPEC §9.6); empty
+        once every one of them sent all it holds, and for a seat that never restarted."""
+        return self._unanswered()
+
+    @property
     def returning(self) -> bool:
         """Whether this seat asked to be dealt in again and is not yet."""
         return self._asking_return
