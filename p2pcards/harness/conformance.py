@@ -116,6 +116,14 @@ CASES: tuple[Case, ...] = (
     _honest("1.3.2", "Azi, four seats, the program in the last seat", game="azi", peers=4, under=(3,),
             dealer="seeded"),
     _honest("1.4.1", "Durak, two of the three seats run by the program", under=(0, 2)),
+    # The variants (GAMES.md): a program that does not play one refuses its genesis and fails here.
+    _honest("1.5.1", "transfer Durak (transfer=on), three seats", dealer="seeded",
+            options=(("transfer", True),), seeds=(1, 2)),
+    _honest("1.5.2", "Durak with the 52-card deck (deck=52), two seats", peers=2,
+            options=(("deck", 52),), seeds=(1, 2)),
+    _honest("1.5.3", "Spades with blind nil (blind_nil=on): face-down deals, looks and blind nil bids",
+            game="spades", peers=4, under=(0,), dealer="seeded",
+            options=(("blind_nil", True), ("floor", -1000), ("target", 60)), seeds=(1, 3)),
     # 2 The program's own moves.
     Case("2.1.1", "an illegal move is demanded at every turn",
          "refuse each move the rules forbid without sending anything, and play the legal one",

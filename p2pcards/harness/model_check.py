@@ -64,7 +64,7 @@ from p2pcards.wire.chain import Accepted, Sealed, Step
 TICK_MS = 3_000
 """One clock event: time passes for every honest machine at once (a machine is slow by what it
 hears late, or by not moving), so the move clock (2 s) of the explored tables runs out in one
-event and the catch-up grace (3 s, counted from a restarted replica's first tick) in two."""
+event.  (No clock ends a restored seat's wait for its peers' answers: SPEC §9.6.)"""
 
 SHAPES = {
     3: Shape("3", 3, (2,)),
