@@ -161,3 +161,20 @@ def test_a_cheater_is_named_and_the_match_goes_on(seats: list[Seat]) -> None:
         faults = [e for e in seat.events() if e["event"] == "fault"]
         assert faults and all(f["kind"] == "renege" and f["stopped"] is False for f in faults)
         assert any(e["event"] == "match_over" for e in seat.events())
+
+
+def test_a_seat_back_from_its_journal_is_told_whom_it_waits_for_and_when_it_plays_on(
+    seats: list[Seat],
+) -> None:
+    report = run_game("durak", peers=3, seed=1, dealer="seeded", fault_spec="crash", crash_seat=1)
+    passed(report)
+    boris = seats[1]
+    events = [e for e in boris.events() if e["event"] == "restoring"]
+    assert events and events[0]["seats"] and events[-1]["seats"] == []
+    assert all(e["names"] == [f"seat {s}" for s in e["seats"]] for e in events)  # the genesis's names
+    said = " ".join(boris.said().split())
+    waiting = ", ".join(NAMES[s] for s in events[0]["seats"]).replace(", ", " and ")
+    assert f"Back from the saved game: waiting for {waiting} to send what they hold" in said
+    assert said.index("Back from the saved game") < said.index("Caught up: the others sent all they hold")
+    for other in (seats[0], seats[2]):
+        assert not any(e["event"] == "restoring" for e in other.events())

@@ -100,9 +100,16 @@ def contradicted_line(voters: Sequence[int], named: Sequence[int], step: int, na
                 "hear from you in time. Type `return` to ask to be dealt in again from the next hand.")
     else:
         text = (f"Note: {who} went on without {gone} at step {step} by their own word. Half the table or "
-                "fewer binds nobody named: you stay in this game (type `return` only if you want to "
-                "follow them).")
+                "fewer binds nobody named: you stay in this game.")
     return Text(words.you_case(text), style="yellow")
+
+
+def restoring_line(seats: Sequence[int], names: Sequence[str]) -> Text:
+    """A seat back from its saved game waits for the others before it plays on."""
+    text = (f"Back from the saved game: waiting for {seat_names(seats, names)} to send what they hold, so "
+            "that you never play otherwise than you did before the restart. The others may go on without "
+            "you meanwhile.")
+    return Text(text, style="yellow")
 
 
 def deal_line(hand: int, seats: int, dealer: str) -> str:

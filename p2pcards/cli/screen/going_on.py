@@ -112,6 +112,20 @@ def _sealed(screen: GameScreen, event: out.Sealed) -> None:
     screen.term.emit({"event": "sealed", "hand": event.hand, "seats": list(event.seats)})
 
 
+@renders(out.Restoring)
+def _restoring(screen: GameScreen, event: out.Restoring) -> None:
+    # A seat back from its journal (maybe an older copy of it) signs nothing new until the others sent
+    # all they hold (SPEC §9.6): its person must see why nothing happens, and when it is over.
+    names = [screen.real_names[s] for s in event.seats if 0 <= s < screen.n]
+    screen.term.emit({"event": "restoring", "step": event.step, "seats": list(event.seats), "names": names})
+    if event.seats:
+        screen.restoring = True
+        screen.say(describe.restoring_line(event.seats, screen.names))
+    elif screen.restoring:
+        screen.restoring = False
+        screen.say(Text("Caught up: the others sent all they hold, and you play on.", style="dim"))
+
+
 @renders(out.VotesContradicted)
 def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
     screen.term.emit({"event": "votes_contradicted", "step": event.step, "voters": list(event.voters),

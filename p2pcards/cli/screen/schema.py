@@ -45,6 +45,7 @@ SCHEMA: dict[str, dict[str, Type]] = {
     "return_asked": {"seat": int, "name": str},
     "answer": {"question": str, "answer": str, "seats?": list},
     "moot": {"question": str, "seats": list, "reason": str},
+    "restoring": {"step": int, "seats": list, "names": list},
     "countdown": {"question": str, "seats": list, "seconds": int},
     "returning": {"hand": int},
     "away": {"hands": int, "first_hand": int, "verdicts": list, "why": (str, N)},

@@ -83,6 +83,8 @@ class GameScreen:
         """Who plays the hand being played (the last ``Seating``)."""
         self.removed: str | None = None
         """Why this seat does not play now: ``silent`` or ``cheat`` (a verdict), None while it plays."""
+        self.restoring = False
+        """Whether this seat, back from its journal, waits for the others (``out.Restoring``)."""
         self.out_of_match: set[int] = set()
         """Seats out of the match for good (Azi A15), each announced once."""
         self.voided = -1
