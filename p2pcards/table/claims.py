@@ -2,8 +2,8 @@
 
 Votes, abandons, returns (consent), spending and the restore horizon, as pure functions of values:
 nothing here reads a clock, a replica or the order messages arrived in, and nothing calls back into
-the replica.  The replica (through ``decide``, its adapter from attempts to these values) and the
-model checker drive the same functions.
+the replica.  The replica drives them (through ``decide``, its adapter from attempts to these values);
+the harness's explorer and model checker drive the replica itself.
 
 *Claims.*  A person's seat that waits in vain at step ``s`` signs a claim about it, after the head
 ``prev`` before that step: a ``void_vote`` naming the voices it misses (fewer than half of the voices
@@ -35,7 +35,9 @@ hold it (every other seat neither convicted nor out of the hand) sent an answer 
 or certificate.  No clock ends that wait; the others may vote it silent meanwhile.  An equivocation is
 what it always was (two messages of one seat for one step after one head): a restore excuses nothing.
 
-*Invariants*, as predicates over values (what the model checker asserts after every event):
+*Invariants*, as predicates over values, judging what one replica holds (the explorer and the model
+checker assert the same promises after every event with an oracle of their own, which judges by
+everything signed anywhere: ``harness/explore_room.py``):
 
 * ``no_honest_seat_convicted(cheaters: Iterable[int], honest: Iterable[int]) -> bool``
 * ``binds_only_by_majority(taken: Iterable[Decision], me: int | None, playing: int) -> bool`` — every
