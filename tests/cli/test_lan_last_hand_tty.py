@@ -21,21 +21,29 @@ def spawn(home: Path, *args: str) -> pexpect.spawn:
                          timeout=60, dimensions=(ROWS, COLUMNS), cwd=str(ROOT))
 
 
-def test_a_player_back_in_the_last_hand_is_offered_no_next_hand(tmp_path: Path) -> None:
+def bob_dies_at_his_turn(tmp_path: Path, timeout: str, children: list[pexpect.spawn]) -> pexpect.spawn:
+    """Hana hosts a one-hand Durak series with a ``timeout`` move clock; Ann (a computer) and Bob
+    join; Bob's laptop dies at his first turn.  Every program started is added to ``children``."""
     host = spawn(tmp_path / "hana", "host", "durak", "--players", "3", "--interface", "127.0.0.1", "--port",
-                 "0", "--no-mdns", "--name", "Hana", "--admit", "all", "--auto", "easy", "--timeout", "5")
-    children = [host]
+                 "0", "--no-mdns", "--name", "Hana", "--admit", "all", "--auto", "easy", "--timeout", timeout)
+    children.append(host)
+    host.expect(r"p2pcards join 127\.0\.0\.1:(\d+)")
+    port = host.match.group(1)
+    joining = ("join", f"127.0.0.1:{port}", "--allow-short-timeout")
+    ann = spawn(tmp_path / "ann", *joining, "--name", "Ann", "--auto", "easy")
+    children.append(ann)
+    host.expect("Ann sits down")
+    bob = spawn(tmp_path / "bob", *joining, "--name", "Bob")
+    children.append(bob)
+    bob.expect("Your move: ")
+    bob.kill(9)
+    return host
+
+
+def test_a_player_back_in_the_last_hand_is_offered_no_next_hand(tmp_path: Path) -> None:
+    children: list[pexpect.spawn] = []
     try:
-        host.expect(r"p2pcards join 127\.0\.0\.1:(\d+)")
-        port = host.match.group(1)
-        joining = ("join", f"127.0.0.1:{port}", "--allow-short-timeout")
-        ann = spawn(tmp_path / "ann", *joining, "--name", "Ann", "--auto", "easy")
-        children.append(ann)
-        host.expect("Ann sits down")
-        bob = spawn(tmp_path / "bob", *joining, "--name", "Bob")
-        children.append(bob)
-        bob.expect("Your move: ")
-        bob.kill(9)  # Bob's laptop dies at his turn, in the only hand of the series
+        host = bob_dies_at_his_turn(tmp_path, "5", children)  # in the only hand of the series
         host.expect("Bob was voted out in hand 1")
         back = spawn(tmp_path / "bob", "resume")
         children.append(back)
@@ -59,20 +67,9 @@ def test_a_player_back_in_the_last_hand_is_offered_no_next_hand(tmp_path: Path) 
 def test_a_player_back_at_their_turn_is_not_shown_a_fresh_move_clock(tmp_path: Path) -> None:
     """The others have waited for Bob's move since before his program was back: his screen does not
     count down a clock of its own that starts afresh (the others' would run out first)."""
-    host = spawn(tmp_path / "hana", "host", "durak", "--players", "3", "--interface", "127.0.0.1", "--port",
-                 "0", "--no-mdns", "--name", "Hana", "--admit", "all", "--auto", "easy", "--timeout", "20")
-    children = [host]
+    children: list[pexpect.spawn] = []
     try:
-        host.expect(r"p2pcards join 127\.0\.0\.1:(\d+)")
-        port = host.match.group(1)
-        joining = ("join", f"127.0.0.1:{port}", "--allow-short-timeout")
-        ann = spawn(tmp_path / "ann", *joining, "--name", "Ann", "--auto", "easy")
-        children.append(ann)
-        host.expect("Ann sits down")
-        bob = spawn(tmp_path / "bob", *joining, "--name", "Bob")
-        children.append(bob)
-        bob.expect("Your move: ")
-        bob.kill(9)  # Bob's laptop dies at his turn, and he is back at once
+        bob_dies_at_his_turn(tmp_path, "20", children)  # and he is back at once
         back = spawn(tmp_path / "bob", "resume")
         children.append(back)
         back.expect("Your move: ")
