@@ -17,8 +17,7 @@ from p2pcards.table.claims import ABANDON, VOTE, Decision, StepView
 from p2pcards.table.seating import SILENT, UNCONFIRMED
 from p2pcards.table.voices import Voices
 from p2pcards.wire import SignedMessage
-from tests.table.helpers import Room, genesis_for
-from tests.table.review_drivers import signed_as
+from tests.table.helpers import Room, genesis_for, signed_as
 
 N = 5
 GENESIS = genesis_for("durak", N)

@@ -7,8 +7,7 @@ from p2pcards.table import decide, replica
 from p2pcards.table import outputs as out
 from p2pcards.table.replica import Table
 from p2pcards.wire import SignedMessage
-from tests.table.helpers import Room, identities
-from tests.table.review_drivers import signed_as
+from tests.table.helpers import Room, identities, signed_as
 
 
 @pytest.mark.parametrize(("game", "n"), [("durak", 2), ("durak", 6), ("spades", 4), ("azi", 3), ("azi", 6)])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from p2pcards.games import ActionError
 from p2pcards.table import outputs as out
 from p2pcards.wire import SignedMessage
-from tests.table.review_drivers import GateRoom, make_room, observer_of, signed_as, verdicts
+from tests.table.helpers import GateRoom, make_room, observer_of, signed_as, verdicts
 
 
 def _scripted(room: GateRoom) -> list[tuple[int, out.YourTurn]]:

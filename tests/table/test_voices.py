@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from p2pcards.table import outputs as out
 from p2pcards.wire import SignedMessage
-from tests.table.helpers import Room
-from tests.table.review_drivers import signed_as
+from tests.table.helpers import Room, signed_as
 
 
 class HostRoom(Room):

@@ -1,4 +1,4 @@
-"""Review of order independence: replicas that hold the same messages reach the same state.
+"""The derivation is order independent: replicas that hold the same messages reach the same state.
 
 The derivation must be a function of the set of messages held, whatever order they arrived in
 (DESIGN, "Faults, finality and the game going on"; ``Table`` docstring).  Each test delivers one set
@@ -12,7 +12,7 @@ import pytest
 from p2pcards.games.rng import Rng
 from p2pcards.table import replica
 from p2pcards.wire import SignedMessage
-from tests.table.review_drivers import GateRoom, make_room, observer_of, signed_as, verdicts
+from tests.table.helpers import GateRoom, make_room, observer_of, signed_as, verdicts
 
 
 def _votes_race_the_last_seal() -> tuple[GateRoom, dict[int, dict[int, bytes]], dict[int, bytes]]:

@@ -1,4 +1,4 @@
-"""Review of the harness itself: it must judge every seed it is given, not crash on one."""
+"""The harness run itself: it must judge every seed it is given, not crash on one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Review of the votes: verdicts are true, no replica names its own seat, and the game goes on.
+"""The votes and what they decide: verdicts are true, no replica names its own seat, and the game goes on.
 
 Each test is a scenario a cheating majority, a slow laptop or a restart can produce, and checks the
 promise of DESIGN ("Faults, finality and the game going on") that an honest player relies on in it.
@@ -13,7 +13,7 @@ from p2pcards.table import outputs as out
 from p2pcards.table.attempt import Attempt
 from p2pcards.table.replica import Table
 from p2pcards.wire import SignedMessage
-from tests.table.review_drivers import GateRoom, make_room, observer_of, signed_as, verdicts
+from tests.table.helpers import GateRoom, make_room, observer_of, signed_as, verdicts
 
 
 def _first_moves(room: GateRoom) -> list[tuple[int, out.YourTurn]]:

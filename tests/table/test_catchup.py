@@ -1,4 +1,4 @@
-"""Review of catch-up: a seat that restarts catches up from its peers, whatever else they hold."""
+"""Catch-up: a seat that restarts catches up from its peers, whatever else they hold."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from p2pcards.table import outputs as out
 from p2pcards.wire import Equivocation, SignedMessage, initial_head
-from tests.table.review_drivers import make_room, signed_as, verdicts
+from tests.table.helpers import make_room, signed_as, verdicts
 
 
 @pytest.mark.parametrize(
