@@ -247,6 +247,13 @@ class View:
     hand_sizes: tuple[int, ...]
     """Per seat of the table, how many cards it holds."""
 
+    @property
+    def masked(self) -> HandState:
+        """The seat's knowledge as a state of the game: every card it cannot see is unknown.  A player
+        of one game reads its game's public fields from it; read it, never change it (``determinize``
+        gives a state of one's own)."""
+        return self._masked
+
     def determinize(self, assignment: Mapping[int, Card] | Sequence[Card]) -> HandState:
         """A full-information state equal to the seat's knowledge plus ``assignment``.
 

@@ -229,7 +229,7 @@ class ByzantineTable(Table):
             seat = pending[2]
             mine = {p: state.card_at[p] for name, ps in state.zones() if name == f"hand {seat}" for p in ps}
             other = next(s for s in att.holders if s != seat)
-            att.state = state.view(other)._masked.clone()
+            att.state = state.view(other).masked.clone()
             text = original()
             still = {p for name, ps in att.state.zones() if name == f"hand {seat}" for p in ps}
             for p, c in sorted(mine.items()):

@@ -399,7 +399,7 @@ class Room:
         it names once that voice consented (returned); so the abandon must be this replica's own, or
         an honest seat's naming this replica's voice.  A cheater's never binds an honest replica."""
         me, voice = self.voices.voice(seat), self.voices.voice(x)
-        where = [(c.step, c.prev) for c in t._changes if c.kind == UNCONFIRMED and x in c.seats]
+        where = [(c.step, c.prev) for c in t.changes if c.kind == UNCONFIRMED and x in c.seats]
         words = self.honest_words
         if where:
             backed = any(
@@ -440,7 +440,7 @@ class Room:
         """Seat ``x`` out as silent: a majority's decision, which needs an honest voter for it — and,
         at a step of the hand being played, enough voters whose vote is not spent (see ``_unspent``)."""
         voice = self.voices.voice(x)
-        where = [(c.step, c.prev) for c in t._changes if c.kind == SILENT and x in c.seats]
+        where = [(c.step, c.prev) for c in t.changes if c.kind == SILENT and x in c.seats]
         if where:
             backed = any((st, pr, h, voice) in self.honest_votes for st, pr in where for h in self.honest)
         else:  # (out since an earlier hand: the decision was checked while it was being taken)

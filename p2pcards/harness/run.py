@@ -271,7 +271,7 @@ def _run_game(
     def oracle(hand: int, start_head: bytes, seat: int) -> int | None:
         """Every other seat's hand key, for a cheater that colludes with all of them (``zero-key``)."""
         table = net_ref[0].peers[seat].table
-        secrets = getattr(table, "_secrets", None)
+        secrets = table.secrets if isinstance(table, Table) else None
         return None if secrets is None else int(secrets.hand_key(hand, start_head))
 
     seeds = _identity_seeds(peers, seed)

@@ -191,6 +191,16 @@ class Attempt:
             return tuple(s for s in self.holders if s not in self.seals and s not in self.bad_seals)
         return tuple(sorted(self.chain.missing))
 
+    @property
+    def awaiting(self) -> str | None:
+        """The kind of message the open step awaits (``action``, ``share``, ``seal``, ...); None when
+        nothing is open (a fault stopped this attempt)."""
+        if self.fault is not None:
+            return None
+        if self.complete:
+            return "seal"
+        return None if self.expect is None else self.expect.kind
+
     def awaited_at(self, step: int) -> tuple[int, ...]:
         """The seats awaited at ``step`` of this attempt (a past step, or the open one)."""
         if self.complete and step == self.seal_step:

@@ -436,6 +436,17 @@ class Table:
         return dict(sorted(self._out_seats().items()))
 
     @property
+    def changes(self) -> frozenset[Change]:
+        """The changes of seating the hand being played was dealt with (or the match ended with)."""
+        return self._changes
+
+    @property
+    def secrets(self) -> SeatSecrets | None:
+        """This seat's secrets, derived from its master secret (None for an observer, or before
+        ``start``/``restore``): what a test harness reads to let a cheater collude with it."""
+        return self._secrets
+
+    @property
     def finals(self) -> list[tuple[int, Attempt]]:
         """Every final hand, in order, with the attempt that played it."""
         return [(f.hand, f.attempt) for f in self._finals]

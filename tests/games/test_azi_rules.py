@@ -822,7 +822,7 @@ def test_information_cards_played_are_public_hidden_cards_stay_unknown() -> None
     v = st.view(2)
     assert v.trick == ((0, C("AH")),)
     assert sorted(v.unknown_positions) == sorted(st.hands[0] + st.hands[1])
-    m = v._masked
+    m = v.masked
     assert all(m.card_at[p] == UNKNOWN for p in st.hands[1])
     assert card_text(v.trump) == "9S"
 

@@ -164,8 +164,8 @@ def test_every_view_survives_pickling_digested_or_not(game: str, options: dict[s
     for state in _all_states(game, options, seed)[::8]:
         for seat in sorted({0, state.to_act if state.to_act >= 0 else 0}):
             view = state.view(seat)
-            view._masked.digest()  # a digested state holds a hasher, which cannot be pickled itself
+            view.masked.digest()  # a digested state holds a hasher, which cannot be pickled itself
             copy = pickle.loads(pickle.dumps(view))
             assert copy.legal_actions == view.legal_actions and copy.hand == view.hand
             assert copy.unknown_positions == view.unknown_positions and copy.phase == view.phase
-            assert copy._masked.digest() == view._masked.digest()
+            assert copy.masked.digest() == view.masked.digest()

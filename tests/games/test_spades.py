@@ -747,7 +747,7 @@ def test_view_shows_only_what_the_seat_knows_and_determinizes():
     assert view.leader == 1 and view.to_act == 3
     assert len(view.unknown_positions) == len(view.unseen_cards) == 13 + 12 + 12
     assert set(view.unseen_cards).isdisjoint(view.hand)
-    masked = view._masked
+    masked = view.masked
     assert all(masked.card_at[p] == UNKNOWN for p in view.unknown_positions)
     det = view.determinize([deck[p] for p in view.unknown_positions])
     assert det.legal_actions() == full.legal_actions()

@@ -113,7 +113,7 @@ def _view_with(hand: str, trick: tuple[tuple[int, str], ...] | list[tuple[int, s
     return SpadesView(
         seat=seat, to_act=seat, hand=held,
         legal_actions=tuple(range(BID0, BID0 + 14)) if phase == "bidding" else legal_cards,
-        unknown_positions=(), unseen_cards=(), _masked=base._masked, phase=phase, dealer=3,
+        unknown_positions=(), unseen_cards=(), _masked=base.masked, phase=phase, dealer=3,
         seats=(0, 1, 2, 3), hand_sizes=(13,) * 4, bids=bids, contracts=(0, 0), leader=0,
         trick=tuple((s, parse_card(c)) for s, c in trick), last_trick=(), tricks_won=(0,) * 4,
         spades_broken=False, played=cards(played), voids=((),) * 4, scores=(0, 0), bags=(0, 0),

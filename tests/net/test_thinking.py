@@ -352,8 +352,8 @@ async def test_a_joiners_waiting_line_says_a_computer_player_on_another_laptop_i
                 nursery.start_soon(node.run)
             while "p1 is thinking" not in said:
                 att = own.table.attempt
-                if list(own.table.waiting_for) == [1] and att is not None and att.expect is not None:
-                    said.add(f"{att.expect.kind}: {game.waiting_text()}")
+                if list(own.table.waiting_for) == [1] and att is not None and att.awaiting is not None:
+                    said.add(f"{att.awaiting}: {game.waiting_text()}")
                     said.add(game.waiting_text())
                 await trio.sleep(0.01)
             nursery.cancel_scope.cancel()

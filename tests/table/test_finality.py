@@ -130,8 +130,8 @@ def test_a_vote_in_the_hand_being_played_must_name_awaited_seats_fewer_than_half
     room.run()
     t = room.tables[0]
     att = t.attempt
-    assert att is not None and att.expect is not None and att.expect.kind == "action"
-    (mover,) = att.expect.seats
+    assert att is not None and att.awaiting == "action"
+    (mover,) = att.awaited_at(att.step)
     others = [s for s in range(4) if s != mover]
     step, head = att.chain.step, att.chain.head
     cases = [

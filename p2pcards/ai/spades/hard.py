@@ -458,7 +458,7 @@ class HardPlayer:
     # ------------------------------------------------------------------ play
 
     def knowledge(self, view: SpadesView, table: Table) -> Knowledge:
-        masked = view._masked
+        masked = view.masked
         assert isinstance(masked, SpadesState)
         return Knowledge(view.seat, view.unseen_cards, table.counts(), masked.vmask,
                          [mask_of(cs) for cs in played_by(view)], fit_bids(view))
@@ -467,7 +467,7 @@ class HardPlayer:
         me = view.seat
         team = me & 1
         table = Table(view)
-        masked = view._masked
+        masked = view.masked
         assert isinstance(masked, SpadesState)
         hm = masked.hmask
         mine = hm[me]

@@ -457,6 +457,6 @@ class NormalPlayer:
             return BLIND_NIL if normal_blind(view.scores, view.bids, view.seat) else LOOK
         if legal[0] >= BID0:
             return BID0 + normal_bid(mask_of(view.hand), view.bids, view.seat)
-        masked = view._masked
+        masked = view.masked
         assert isinstance(masked, SpadesState)
         return normal_card(masked, self.failed_nil, mask_of(view.unseen_cards))

@@ -250,7 +250,7 @@ def bid_text(view: SpadesView, seat: int) -> str:
 
 def dummy_cards(view: SpadesView, seat: int) -> tuple[int, ...]:
     """The cards an open dummy still holds: dealt face up, so every seat's replica knows them."""
-    masked = view._masked
+    masked = view.masked
     return masked.held(seat) if isinstance(masked, SpadesState) else ()
 
 
