@@ -57,18 +57,17 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("own-illegal-moves", "table", "takes any move its own player asks for",
            "p2pcards.table.attempt:Attempt.check_own", "state.clone().apply(action)", "pass"),
     Mutant("sends-before-persisting", "table", "sends a message before it journals it",
-           "p2pcards.table.replica:Table._keep",
-           "            self._out.append(out.Persist(msg.data, own=own))\n"
-           "            self._out.append(out.Send(msg.data))\n",
-           "            self._out.append(out.Send(msg.data))\n"
-           "            self._out.append(out.Persist(msg.data, own=own))\n"),
+           "p2pcards.table.ingest:Intake._keep",
+           "            self._told.append(out.Persist(msg.data, own=own))\n"
+           "            self._told.append(out.Send(msg.data))\n",
+           "            self._told.append(out.Send(msg.data))\n"
+           "            self._told.append(out.Persist(msg.data, own=own))\n"),
     Mutant("half-is-majority", "table", "counts exactly half of the voices as a majority",
            "p2pcards.table.claims:vote_decision", "2 * len(live) <= len(voters)",
            "2 * len(live) < len(voters)"),
     Mutant("no-catchup-wait", "table", "signs again at once after a restore, without waiting for catch-up",
            "p2pcards.table.replica:Table.restore",
-           "self._catchup_from = {s for s in range(self.n) if s != self.seat and s not in self._cheaters}",
-           "self._catchup_from = set()"),
+           "self._intake.catchup_from = others", "self._intake.catchup_from = set()"),
     Mutant("closed-stream-kept", "pipe", "never opens a new connection after it closed one",
            "p2pcards.harness.pipe_peer:PipePeer._frame", "            del self._decoders[peer]\n",
            "            pass\n"),
