@@ -38,7 +38,8 @@ from p2pcards import games
 from p2pcards.ai import player as ai_player
 from p2pcards.ai.base import LEVELS, Player, RandomPlayer
 from p2pcards.games import ActionError, OptionError, Rules
-from p2pcards.store.effects import Effects, MemoryStore, carry_out
+from p2pcards.room import carry_out
+from p2pcards.store.effects import Effects, MemoryStore
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.table.replica import Table

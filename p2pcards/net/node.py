@@ -30,7 +30,7 @@ from __future__ import annotations
 import collections
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Final, Protocol, cast
+from typing import Final, Protocol
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -41,7 +41,7 @@ from p2pcards.net.gate import Gate
 from p2pcards.net.handshake import Handshake, HandshakeError, Hello
 from p2pcards.net.link import DEFAULT_PORT, Address, Link, LinkError, accept, dial, listen, open_listener
 from p2pcards.net.thinking import ComputerSpec, Thinker, ThinkerError, ThinkerGone, ThinkerUnavailable, shared
-from p2pcards.store.effects import carry_out
+from p2pcards.room import carry_out
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.replica import SecretSource, Table
@@ -308,7 +308,7 @@ class Node:
 
     def _carry(self, outputs: list[out.Output]) -> None:
         # carry_out performs Persist, KeepSecret and Send itself and hands back only the events.
-        events = cast(list[out.Event], carry_out(outputs, self.store, self._send))
+        events = carry_out(outputs, self.store, self._send)
         for event in events:
             if isinstance(event, out.StateChanged):
                 self._record("applied", event.step)

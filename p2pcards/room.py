@@ -1,0 +1,155 @@
+"""One room: replicas, and the one interpreter of what they ask for.
+
+A replica (``table.protocol.Replica``) never does anything itself: every call returns a list of
+outputs (``table.outputs``), and a room carries them out *in order* — ``Persist`` and ``KeepSecret``
+before the ``Send`` that follows them (invariant 5), so nothing a seat said or accepted is lost if it
+is killed between two outputs.  What carrying out means is the scheduler's:
+
+- ``persist`` / ``keep``: where a seat's journal and secrets live (a ``store.GameStore`` on disk, a
+  list in memory);
+- ``send``: how a frame reaches the other seats (a TCP link, a simulated link with faults, a FIFO,
+  a frame held back by the explorer);
+- ``turn``: who chooses a seat's move (a person, a computer player, a seeded choice), and when;
+- ``event``: what the screen gets (or what a judge looks at).
+
+The time is the scheduler's too: it calls ``Room.tick`` when it likes (every 250 ms of trio's clock
+on the LAN, a simulated clock in the harness, never offline).  The offline table (``p2pcards.local``),
+the simulated network (``harness.network``), the explorer's room (``harness.explore_room``) and the
+tests are schedulers of a room; the LAN node (``net.node``) is one over sockets.  Nothing here
+imports trio, so all of them share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol, assert_never
+
+from p2pcards.store.effects import Effects
+from p2pcards.table import outputs as out
+from p2pcards.table.protocol import Replica
+
+__all__ = ["Room", "Scheduler", "SendFn", "carry_out", "interpret"]
+
+SendFn = Callable[[bytes, int | None], None]
+"""``send(payload, to)``: ``to`` is a seat, or None for every peer."""
+
+
+class Scheduler(Protocol):
+    """What a room does with each seat's outputs (see the module docstring); ``seat`` is the seat
+    whose replica asked."""
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None: ...
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None: ...
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None: ...
+
+    def turn(self, seat: int, turn: out.YourTurn) -> None: ...
+
+    def event(self, seat: int, event: out.Event) -> None: ...
+
+
+def interpret(seat: int, outputs: Iterable[out.Output], scheduler: Scheduler) -> None:
+    """Carry out ``seat``'s outputs in order, each by its type.  If persisting fails, the exception
+    propagates and nothing after it happens: a message that was not journalled must not leave."""
+    for o in outputs:
+        match o:
+            case out.Persist():
+                scheduler.persist(seat, o.payload, o.own)
+            case out.KeepSecret():
+                scheduler.keep(seat, o.label, o.secret)
+            case out.Send():
+                scheduler.send(seat, o.payload, o.to)
+            case out.YourTurn():
+                scheduler.turn(seat, o)
+            case (
+                out.StateChanged()
+                | out.Waiting()
+                | out.Rejected()
+                | out.HandOver()
+                | out.Sealed()
+                | out.MatchOver()
+                | out.Fault()
+                | out.HandVoid()
+                | out.Seating()
+                | out.SilentSeats()
+                | out.ReturnAsked()
+                | out.VotesContradicted()
+                | out.Restoring()
+            ):
+                scheduler.event(seat, o)
+            case _:
+                assert_never(o)  # a new output must be given a meaning here (mypy says where)
+
+
+class Room:
+    """Replicas (``replica(seat)``: the one that seat runs now; a restart replaces it) and their
+    scheduler.  Each call feeds one seat's replica and carries out what it answers."""
+
+    def __init__(self, scheduler: Scheduler, replica: Callable[[int], Replica]) -> None:
+        self.scheduler = scheduler
+        self.replica = replica
+
+    def carry_out(self, seat: int, outputs: Iterable[out.Output]) -> None:
+        interpret(seat, outputs, self.scheduler)
+
+    def start(self, seat: int) -> None:
+        self.carry_out(seat, self.replica(seat).start())
+
+    def restore(self, seat: int, journal: list[bytes]) -> None:
+        self.carry_out(seat, self.replica(seat).restore(journal))
+
+    def receive(self, seat: int, peer: int | None, payload: bytes) -> None:
+        self.carry_out(seat, self.replica(seat).receive(peer, payload))
+
+    def act(self, seat: int, text: str) -> None:
+        """``seat``'s move; ``ActionError`` (nothing carried out) if it is not legal now."""
+        self.carry_out(seat, self.replica(seat).local_action(text))
+
+    def tick(self, seat: int, now: int) -> None:
+        self.carry_out(seat, self.replica(seat).tick(now))
+
+    def decide_silent(self, seat: int, go_on: bool) -> None:
+        self.carry_out(seat, self.replica(seat).decide_silent(go_on))
+
+    def admit(self, seat: int, other: int, yes: bool) -> None:
+        self.carry_out(seat, self.replica(seat).admit(other, yes))
+
+    def ask_to_return(self, seat: int) -> None:
+        self.carry_out(seat, self.replica(seat).ask_to_return())
+
+
+# --------------------------------------------------------------------------- one seat, one store
+
+
+@dataclass
+class _Kept:
+    """The scheduler of ``carry_out``: one seat's store and sender; the events kept for the caller."""
+
+    store: Effects
+    sender: SendFn
+    events: list[out.Event]
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None:
+        self.store.persist(payload, own)
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None:
+        self.store.keep(label, secret)
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None:
+        self.sender(payload, to)
+
+    def turn(self, seat: int, turn: out.YourTurn) -> None:
+        self.events.append(turn)
+
+    def event(self, seat: int, event: out.Event) -> None:
+        self.events.append(event)
+
+
+def carry_out(outputs: Iterable[out.Output], store: Effects, send: SendFn) -> list[out.Event]:
+    """Journal, keep secrets and send in order, by ``interpret``; the events, in order, for the
+    caller to act on once the effects are done (what a shell that does its own turns wants)."""
+    events: list[out.Event] = []
+    interpret(-1, outputs, _Kept(store, send, events))
+    return events

@@ -1,0 +1,107 @@
+"""The room's one interpreter: a table's outputs carried out in order, each by its type."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+import pytest
+
+from p2pcards.room import carry_out, interpret
+from p2pcards.table import outputs as out
+
+
+class Recorder:
+    """A scheduler (and a store) that writes down what it is asked to do."""
+
+    def __init__(self) -> None:
+        self.log: list[tuple[object, ...]] = []
+
+    # as a store (``carry_out``)
+    def persist(self, *args: object) -> None:
+        self.log.append(("persist", *args))
+
+    def keep(self, *args: object) -> None:
+        self.log.append(("keep", *args))
+
+    def send(self, *args: object) -> None:
+        self.log.append(("send", *args))
+
+    def turn(self, seat: int, turn: out.YourTurn) -> None:
+        self.log.append(("turn", seat, turn))
+
+    def event(self, seat: int, event: out.Event) -> None:
+        self.log.append(("event", seat, event))
+
+
+def test_in_order_and_events_handed_back() -> None:
+    rec = Recorder()
+    waiting = out.Waiting(3, (1,), 0)
+    fault = out.Fault(1, 3, "silent", "gone")
+    outputs: list[out.Output] = [
+        out.KeepSecret("hand 0", b"s"),
+        out.Persist(b"m1", own=True),
+        out.Send(b"m1"),
+        waiting,
+        out.Persist(b"m2"),
+        out.Send(b"m2", to=2),
+        fault,
+    ]
+    events = carry_out(outputs, rec, rec.send)
+    assert rec.log == [
+        ("keep", "hand 0", b"s"),
+        ("persist", b"m1", True),
+        ("send", b"m1", None),
+        ("persist", b"m2", False),
+        ("send", b"m2", 2),
+    ]
+    assert events == [waiting, fault]
+
+
+def test_a_scheduler_is_told_everything_in_order_with_the_seat() -> None:
+    rec = Recorder()
+    turn = out.YourTurn(0, None)  # type: ignore[arg-type]
+    sealed = out.Sealed(0, (0, 1))
+    interpret(2, [out.Persist(b"m", own=True), turn, out.Send(b"m", to=1), sealed], rec)
+    assert rec.log == [
+        ("persist", 2, b"m", True),
+        ("turn", 2, turn),
+        ("send", 2, b"m", 1),
+        ("event", 2, sealed),
+    ]
+
+
+def test_nothing_is_sent_after_a_failed_persist() -> None:
+    class Full(Recorder):
+        def persist(self, *args: object) -> None:
+            raise OSError("disk full")
+
+    rec = Full()
+    with pytest.raises(OSError):
+        carry_out([out.Persist(b"m", own=True), out.Send(b"m")], rec, rec.send)
+    assert rec.log == []
+
+
+def test_every_output_class_of_the_table_has_its_meaning() -> None:
+    """Every member of ``Output`` goes to the store, the network, the turn or the events: none is
+    dropped, and a class the interpreter does not name is refused rather than taken for an event."""
+    members = typing.get_args(out.Output)
+    assert {c.__name__ for c in members} >= {"Persist", "KeepSecret", "Send", "YourTurn"}
+    for cls in members:
+        values = {f.name: _sample(f.name) for f in dataclasses.fields(cls)}
+        rec = Recorder()
+        interpret(0, [cls(**values)], rec)
+        expected = {"Persist": "persist", "KeepSecret": "keep", "Send": "send", "YourTurn": "turn"}
+        assert [entry[0] for entry in rec.log] == [expected.get(cls.__name__, "event")], cls.__name__
+
+    @dataclasses.dataclass(frozen=True)
+    class Stranger:
+        payload: bytes
+        own: bool
+
+    with pytest.raises(AssertionError):
+        interpret(0, [Stranger(b"p", True)], Recorder())  # type: ignore[list-item]
+
+
+def _sample(name: str) -> object:
+    return {"payload": b"p", "own": True, "label": "coin", "secret": b"s", "to": None}.get(name)
