@@ -20,6 +20,7 @@ from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
 from p2pcards.harness.byzantine import ByzantineTable, frame_attack
 from p2pcards.harness.pipe_table import PipeTable
+from p2pcards.room import interpret
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.protocol import Replica
@@ -27,6 +28,17 @@ from p2pcards.table.replica import Table
 from p2pcards.wire import MAX_MESSAGE_SIZE, FrameDecoder, WireError, encode_frame
 
 TICK_MS = 250
+JUDGED = (
+    out.Fault,
+    out.HandOver,
+    out.MatchOver,
+    out.Rejected,
+    out.HandVoid,
+    out.Seating,
+    out.Sealed,
+    out.VotesContradicted,
+)
+"""The events a peer keeps for the judge (``Peer.events``); the others only inform a screen."""
 Chooser = Callable[[int, list[str]], str]
 """``choose(seat, legal) -> action text``: the policy of a seat, given its legal moves' texts."""
 MakeTable = Callable[[int, dict[str, bytes]], Replica]
@@ -119,7 +131,8 @@ class Peer:
 
 
 class SimNetwork:
-    """Runs one game between ``tables`` (one per seat) until every honest peer is done."""
+    """Runs one game between ``tables`` (one per seat) until every honest peer is done: the scheduler
+    of the room's interpreter (``p2pcards.room``), whose sends go over seeded simulated links."""
 
     def __init__(
         self,
@@ -243,7 +256,7 @@ class SimNetwork:
                 cheater = p.cheater
                 if cheater is not None:
                     for extra in cheater.attack(self.now):
-                        self._send(p, out.Send(extra.payload, to=extra.to))
+                        self.send(p.seat, extra.payload, extra.to)
                 self._check_sealed(p)
         self._at(self.now + TICK_MS, "tick")
 
@@ -396,34 +409,7 @@ class SimNetwork:
             # Killed during this call: only a prefix of its outputs happened.
             outputs = outputs[: self.rng.below(len(outputs) + 1)]
             p.up = False
-        for o in outputs:
-            if isinstance(o, out.Persist):
-                p.journal.append(o.payload)
-            elif isinstance(o, out.KeepSecret):
-                p.secrets[o.label] = o.secret
-            elif isinstance(o, out.Send):
-                self._send(p, o)
-            elif isinstance(o, out.YourTurn):
-                chain = p.table.chain
-                self._at(self.now + 1 + self.rng.below(20), "act", p.seat, chain.step, chain.head)
-            elif isinstance(
-                o,
-                (
-                    out.Fault,
-                    out.HandOver,
-                    out.MatchOver,
-                    out.Rejected,
-                    out.HandVoid,
-                    out.Seating,
-                    out.Sealed,
-                    out.VotesContradicted,
-                ),
-            ):
-                p.events.append(o)
-                if isinstance(o, out.VotesContradicted) and o.majority and p.seat in self.honest:
-                    # A majority went on without this seat (it was late): like a person told so, it
-                    # agrees and asks to be dealt in again.
-                    self._at(self.now + 1_000, "ask_return", p.seat)
+        interpret(p.seat, outputs, self)
         twin = None if p.cheater is None else p.cheater.twin
         if twin:
             # An equivocator's second message goes to the upper half of the table.
@@ -433,14 +419,35 @@ class SimNetwork:
                 if to != p.seat and to >= self.n // 2:
                     self._link(p.seat, to, payload, first=True)
 
-    def _send(self, p: Peer, o: out.Send) -> None:
+    # ---- the scheduler of the room's interpreter: journals and secrets in memory, seeded links
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None:
+        self.peers[seat].journal.append(payload)
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None:
+        self.peers[seat].secrets[label] = secret
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None:
+        p = self.peers[seat]
         equivocating = p.cheater is not None and bool(p.cheater.twin)
-        for to in range(self.n):
-            if to == p.seat or (o.to is not None and o.to != to) or self.peers[to].gone:
+        for other in range(self.n):
+            if other == seat or (to is not None and to != other) or self.peers[other].gone:
                 continue
-            if equivocating and to >= self.n // 2:
+            if equivocating and other >= self.n // 2:
                 continue
-            self._link(p.seat, to, o.payload)
+            self._link(seat, other, payload)
+
+    def turn(self, seat: int, turn: out.YourTurn) -> None:
+        chain = self.peers[seat].table.chain
+        self._at(self.now + 1 + self.rng.below(20), "act", seat, chain.step, chain.head)
+
+    def event(self, seat: int, event: out.Event) -> None:
+        if isinstance(event, JUDGED):
+            self.peers[seat].events.append(event)
+            if isinstance(event, out.VotesContradicted) and event.majority and seat in self.honest:
+                # A majority went on without this seat (it was late): like a person told so, it
+                # agrees and asks to be dealt in again.
+                self._at(self.now + 1_000, "ask_return", seat)
 
     def _link(self, frm: int, to: int, payload: bytes, first: bool = False) -> None:
         f = self.faults
