@@ -38,7 +38,7 @@ from p2pcards import games
 from p2pcards.ai import player as ai_player
 from p2pcards.ai.base import LEVELS, Player, RandomPlayer
 from p2pcards.games import ActionError, OptionError, Rules
-from p2pcards.room import carry_out
+from p2pcards.room import Room
 from p2pcards.store.effects import Effects, MemoryStore
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
@@ -260,6 +260,8 @@ class LocalRoom:
             # process, and nothing leaves it, so what the viewing seat journalled is what every seat
             # restarts from.  Each seat keeps its own secrets, beside the viewing seat's.
             self.stores = [kept if seat == viewpoint else SeatSecrets(kept, seat) for seat in range(n)]
+        self._fifo = _Fifo(self)
+        self._room = Room(self._fifo, self.tables.__getitem__)
         self._frames: deque[tuple[int, int, bytes]] = deque()
         self._bot_turns: deque[tuple[int, out.YourTurn]] = deque()
         self._turn: out.YourTurn | None = None
@@ -462,12 +464,10 @@ class LocalRoom:
     # ------------------------------------------------------------------ plumbing
 
     def _handle(self, seat: int, outputs: list[out.Output]) -> None:
-        def send(payload: bytes, to: int | None) -> None:
-            for j in range(self.n):
-                if j != seat and (to is None or to == j):
-                    self._frames.append((j, seat, payload))
-
-        for event in carry_out(outputs, self.stores[seat], send):
+        # The effects first (journal, secrets, frames into the FIFO), then what they tell the seats.
+        self._room.carry_out(seat, outputs)
+        events, self._fifo.events = self._fifo.events, []
+        for event in events:
             if seat == self.viewpoint and self.table_listener is not None:
                 self.table_listener(event)
             if isinstance(event, out.YourTurn):
@@ -520,6 +520,32 @@ class LocalRoom:
             computer.level = "random"
             outputs = table.local_action(self.rules.action_text(computer.player.choose(turn.view)))
         self._handle(seat, outputs)
+
+
+class _Fifo:
+    """The scheduler of a ``LocalRoom``'s room: each seat's store, an in-memory FIFO that loses no
+    frame, and the turns and events kept for the room to act on once a call's effects are done."""
+
+    def __init__(self, room: LocalRoom) -> None:
+        self.room = room
+        self.events: list[out.Event] = []
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None:
+        self.room.stores[seat].persist(payload, own)
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None:
+        self.room.stores[seat].keep(label, secret)
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None:
+        for j in range(self.room.n):
+            if j != seat and (to is None or to == j):
+                self.room._frames.append((j, seat, payload))
+
+    def turn(self, seat: int, turn: out.YourTurn) -> None:
+        self.events.append(turn)
+
+    def event(self, seat: int, event: out.Event) -> None:
+        self.events.append(event)
 
 
 def _seeded_source(seed: int, seat: int, resumed: int = 0) -> Callable[[int], bytes]:
