@@ -38,7 +38,7 @@ from p2pcards import games
 from p2pcards.ai import player as ai_player
 from p2pcards.ai.base import LEVELS, Player, RandomPlayer
 from p2pcards.games import ActionError, OptionError, Rules
-from p2pcards.room import Room
+from p2pcards.room import EventsAfter, Room
 from p2pcards.store.effects import Effects, MemoryStore
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
@@ -466,8 +466,7 @@ class LocalRoom:
     def _handle(self, seat: int, outputs: list[out.Output]) -> None:
         # The effects first (journal, secrets, frames into the FIFO), then what they tell the seats.
         self._room.carry_out(seat, outputs)
-        events, self._fifo.events = self._fifo.events, []
-        for event in events:
+        for event in self._fifo.take():
             if seat == self.viewpoint and self.table_listener is not None:
                 self.table_listener(event)
             if isinstance(event, out.YourTurn):
@@ -522,13 +521,13 @@ class LocalRoom:
         self._handle(seat, outputs)
 
 
-class _Fifo:
+class _Fifo(EventsAfter):
     """The scheduler of a ``LocalRoom``'s room: each seat's store, an in-memory FIFO that loses no
     frame, and the turns and events kept for the room to act on once a call's effects are done."""
 
     def __init__(self, room: LocalRoom) -> None:
+        super().__init__()
         self.room = room
-        self.events: list[out.Event] = []
 
     def persist(self, seat: int, payload: bytes, own: bool) -> None:
         self.room.stores[seat].persist(payload, own)
@@ -540,12 +539,6 @@ class _Fifo:
         for j in range(self.room.n):
             if j != seat and (to is None or to == j):
                 self.room._frames.append((j, seat, payload))
-
-    def turn(self, seat: int, turn: out.YourTurn) -> None:
-        self.events.append(turn)
-
-    def event(self, seat: int, event: out.Event) -> None:
-        self.events.append(event)
 
 
 def _seeded_source(seed: int, seat: int, resumed: int = 0) -> Callable[[int], bytes]:

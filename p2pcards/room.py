@@ -22,14 +22,13 @@ imports trio, so all of them share it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Protocol, assert_never
 
 from p2pcards.store.effects import Effects
 from p2pcards.table import outputs as out
 from p2pcards.table.protocol import Replica
 
-__all__ = ["Room", "Scheduler", "SendFn", "carry_out", "interpret"]
+__all__ = ["EventsAfter", "Room", "Scheduler", "SendFn", "carry_out", "interpret"]
 
 SendFn = Callable[[bytes, int | None], None]
 """``send(payload, to)``: ``to`` is a seat, or None for every peer."""
@@ -123,13 +122,32 @@ class Room:
 # --------------------------------------------------------------------------- one seat, one store
 
 
-@dataclass
-class _Kept:
-    """The scheduler of ``carry_out``: one seat's store and sender; the events kept for the caller."""
+class EventsAfter:
+    """The half of a scheduler that keeps the turns and events of a call, in order, for its owner to
+    act on once the call's effects are done (``take``): what a shell wants whose turns and events
+    may call the replica again (the LAN node, the offline room)."""
 
-    store: Effects
-    sender: SendFn
-    events: list[out.Event]
+    def __init__(self) -> None:
+        self.events: list[out.Event] = []
+
+    def turn(self, seat: int, turn: out.YourTurn) -> None:
+        self.events.append(turn)
+
+    def event(self, seat: int, event: out.Event) -> None:
+        self.events.append(event)
+
+    def take(self) -> list[out.Event]:
+        taken, self.events = self.events, []
+        return taken
+
+
+class _Kept(EventsAfter):
+    """The scheduler of ``carry_out``: one seat's store and sender."""
+
+    def __init__(self, store: Effects, sender: SendFn) -> None:
+        super().__init__()
+        self.store = store
+        self.sender = sender
 
     def persist(self, seat: int, payload: bytes, own: bool) -> None:
         self.store.persist(payload, own)
@@ -140,16 +158,10 @@ class _Kept:
     def send(self, seat: int, payload: bytes, to: int | None) -> None:
         self.sender(payload, to)
 
-    def turn(self, seat: int, turn: out.YourTurn) -> None:
-        self.events.append(turn)
-
-    def event(self, seat: int, event: out.Event) -> None:
-        self.events.append(event)
-
 
 def carry_out(outputs: Iterable[out.Output], store: Effects, send: SendFn) -> list[out.Event]:
     """Journal, keep secrets and send in order, by ``interpret``; the events, in order, for the
     caller to act on once the effects are done (what a shell that does its own turns wants)."""
-    events: list[out.Event] = []
-    interpret(-1, outputs, _Kept(store, send, events))
-    return events
+    kept = _Kept(store, send)
+    interpret(-1, outputs, kept)
+    return kept.take()

@@ -13,8 +13,9 @@ The ``Table`` is sans-IO and does all the protocol work; the node only moves byt
   naming a key that is not a seat of the game is refused at once; one naming a seat moves to that
   seat's own slot (a newer claim of a seat replaces an older one), so a seated player's link always
   gets back in, however many strangers stall.
-- **Order.**  Every output list is carried out with ``store.carry_out``: journal, keep secrets, then
-  send, in that order (invariant 5), all on the trio thread, so the table is never re-entered.
+- **Order.**  Every output list is carried out by the room's interpreter (``p2pcards.room``), the
+  node's links and store its scheduler: journal, keep secrets, then send, in that order (invariant
+  5), all on the trio thread, so the table is never re-entered.
 - **Time.**  ``table.tick(now_ms)`` every 250 ms from trio's clock; the table decides on retries,
   catch-up requests and void votes by itself.  Frames lost while a link was down are therefore
   recovered by the table's own retry within about a second of the link coming back.
@@ -41,7 +42,7 @@ from p2pcards.net.gate import Gate
 from p2pcards.net.handshake import Handshake, HandshakeError, Hello
 from p2pcards.net.link import DEFAULT_PORT, Address, Link, LinkError, accept, dial, listen, open_listener
 from p2pcards.net.thinking import ComputerSpec, Thinker, ThinkerError, ThinkerGone, ThinkerUnavailable, shared
-from p2pcards.room import carry_out
+from p2pcards.room import EventsAfter, Room
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.replica import SecretSource, Table
@@ -149,6 +150,24 @@ def computer_chooser(
     return ComputerChooser(spec)
 
 
+class _Mesh(EventsAfter):
+    """The scheduler of a node's room: its store, its links (``Node._send``), and the turns and
+    events kept for the node to act on once a call's effects are done."""
+
+    def __init__(self, node: Node) -> None:
+        super().__init__()
+        self.node = node
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None:
+        self.node.store.persist(payload, own)
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None:
+        self.node.store.keep(label, secret)
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None:
+        self.node._send(payload, to)
+
+
 class Node:
     """Runs the ``Table`` of ``seat`` in ``genesis`` until cancelled.
 
@@ -212,6 +231,8 @@ class Node:
         self._goodbyes: set[int] = set()
         """Seats whose program said goodbye on their current link."""
         self._leaving = False
+        self._mesh = _Mesh(self)
+        self._room = Room(self._mesh, lambda seat: self.table)
 
     # ------------------------------------------------------------------ running
 
@@ -307,9 +328,9 @@ class Node:
     # ------------------------------------------------------------------ the table
 
     def _carry(self, outputs: list[out.Output]) -> None:
-        # carry_out performs Persist, KeepSecret and Send itself and hands back only the events.
-        events = carry_out(outputs, self.store, self._send)
-        for event in events:
+        # The room performs Persist, KeepSecret and Send at once; the events wait until they are done.
+        self._room.carry_out(self.seat, outputs)
+        for event in self._mesh.take():
             if isinstance(event, out.StateChanged):
                 self._record("applied", event.step)
             elif isinstance(event, out.YourTurn) and self.chooser is not None and self._nursery is not None:
