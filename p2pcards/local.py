@@ -38,7 +38,7 @@ from p2pcards import games
 from p2pcards.ai import player as ai_player
 from p2pcards.ai.base import LEVELS, Player, RandomPlayer
 from p2pcards.games import ActionError, OptionError, Rules
-from p2pcards.room import EventsAfter, Room
+from p2pcards.room import ComputerTurn, EventsAfter, Moved, Room, Thinking
 from p2pcards.store.effects import Effects, MemoryStore
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
@@ -118,22 +118,6 @@ class Progress:
     step: int
     kind: str
     seats: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Moved:
-    """``seat`` made a move (the text form of its action), as the viewing seat's replica applied it."""
-
-    hand: int
-    seat: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Thinking:
-    """A computer seat is about to choose a move."""
-
-    seat: int
 
 
 @dataclass(frozen=True)
@@ -483,8 +467,9 @@ class LocalRoom:
         if isinstance(event, out.StateChanged):
             if not event.kind or not event.seats:
                 return
-            if event.kind in ("action", "dummy"):
-                self._emit(Moved(self._hand, event.seats[0], event.text))
+            moved = Moved.of(event, self._hand)
+            if moved is not None:
+                self._emit(moved)
             else:
                 self._emit(Progress(self._hand, event.step, event.kind, event.seats))
         elif isinstance(event, out.HandOver):
@@ -502,9 +487,9 @@ class LocalRoom:
     def _computer_moves(self, seat: int, turn: out.YourTurn) -> None:
         if seat == self.viewpoint:
             self._emit(turn)
-        self._emit(Thinking(seat))
-        computer = self._computers[seat]
         table = self.tables[seat]
+        self._emit(ComputerTurn.of(seat, table, turn).thinking())
+        computer = self._computers[seat]
         legal = turn.view.legal_actions
         try:
             action = computer.player.choose(turn.view)

@@ -22,13 +22,24 @@ imports trio, so all of them share it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Protocol, assert_never
 
 from p2pcards.store.effects import Effects
 from p2pcards.table import outputs as out
 from p2pcards.table.protocol import Replica
 
-__all__ = ["EventsAfter", "Room", "Scheduler", "SendFn", "carry_out", "interpret"]
+__all__ = [
+    "ComputerTurn",
+    "EventsAfter",
+    "Moved",
+    "Room",
+    "Scheduler",
+    "SendFn",
+    "Thinking",
+    "carry_out",
+    "interpret",
+]
 
 SendFn = Callable[[bytes, int | None], None]
 """``send(payload, to)``: ``to`` is a seat, or None for every peer."""
@@ -165,3 +176,54 @@ def carry_out(outputs: Iterable[out.Output], store: Effects, send: SendFn) -> li
     kept = _Kept(store, send)
     interpret(-1, outputs, kept)
     return kept.take()
+
+
+# --------------------------------------------------------------------------- computer turns
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """The computer player of ``seat`` began to choose the move of ``step``."""
+
+    seat: int
+    step: int
+
+
+@dataclass(frozen=True)
+class Moved:
+    """``seat`` made a move (the text form of its action) in hand ``hand``, as a replica applied it."""
+
+    hand: int
+    seat: int
+    text: str
+
+    @staticmethod
+    def of(event: out.StateChanged, hand: int) -> Moved | None:
+        """The move a step was, if it was one (a seat's action, or an open dummy's)."""
+        if event.kind not in ("action", "dummy") or not event.seats:
+            return None
+        return Moved(hand, event.seats[0], event.text)
+
+
+@dataclass(frozen=True)
+class ComputerTurn:
+    """A computer seat's turn, from the moment its replica asks (``YourTurn``) to its move: the same
+    for the LAN node (which thinks in another process, and abandons a decision nobody waits for any
+    more) and the offline room (which thinks at once)."""
+
+    seat: int
+    step: int
+    """The step the replica waited at when it asked: a choice counts only there."""
+    turn: out.YourTurn
+
+    @staticmethod
+    def of(seat: int, replica: Replica, turn: out.YourTurn) -> ComputerTurn:
+        return ComputerTurn(seat, replica.chain.step, turn)
+
+    def thinking(self) -> Thinking:
+        return Thinking(self.seat, self.step)
+
+    def wanted(self, replica: Replica) -> bool:
+        """Whether a choice made now still counts: the replica waits at that very step (no void vote,
+        restore or end came in between) and the match goes on."""
+        return replica.chain.step == self.step and not replica.over and replica.stopped is None

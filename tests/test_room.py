@@ -7,8 +7,9 @@ import typing
 
 import pytest
 
-from p2pcards.room import carry_out, interpret
+from p2pcards.room import ComputerTurn, Moved, Thinking, carry_out, interpret
 from p2pcards.table import outputs as out
+from tests.table.helpers import Room
 
 
 class Recorder:
@@ -105,3 +106,31 @@ def test_every_output_class_of_the_table_has_its_meaning() -> None:
 
 def _sample(name: str) -> object:
     return {"payload": b"p", "own": True, "label": "coin", "secret": b"s", "to": None}.get(name)
+
+
+@dataclasses.dataclass
+class FirstTurn(Room):
+    """The tests' room, but a turn waits (as a computer seat's does while it thinks)."""
+
+    waiting: list[tuple[int, out.YourTurn]] = dataclasses.field(default_factory=list)
+
+    def turn(self, i: int, turn: out.YourTurn) -> None:
+        self.waiting.append((i, turn))
+
+
+def test_a_computer_choice_counts_only_at_the_step_it_was_asked_for() -> None:
+    room = FirstTurn.make("durak", 3)
+    room.start()
+    room.run()
+    seat, turn = room.waiting[0]
+    table = room.tables[seat]
+    asked = ComputerTurn.of(seat, table, turn)
+    assert asked.thinking() == Thinking(seat, table.chain.step)
+    assert asked.wanted(table)
+    text = table.rules.action_text(turn.view.legal_actions[0])
+    room.handle(seat, table.local_action(text))
+    assert table.chain.step > asked.step and not asked.wanted(table)  # a late answer is dropped
+    room.run()
+    moves = [Moved.of(e, 0) for e in room.of(seat, out.StateChanged)]
+    assert Moved(0, seat, text) in moves
+    assert Moved.of(out.StateChanged(1, b"", kind="share", seats=(0,)), 0) is None

@@ -42,7 +42,7 @@ from p2pcards.net.gate import Gate
 from p2pcards.net.handshake import Handshake, HandshakeError, Hello
 from p2pcards.net.link import DEFAULT_PORT, Address, Link, LinkError, accept, dial, listen, open_listener
 from p2pcards.net.thinking import ComputerSpec, Thinker, ThinkerError, ThinkerGone, ThinkerUnavailable, shared
-from p2pcards.room import EventsAfter, Room
+from p2pcards.room import ComputerTurn, EventsAfter, Room, Thinking
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.replica import SecretSource, Table
@@ -96,14 +96,6 @@ class PeerDown:
     reason: str
     left: bool = False
     """The seat's program said goodbye first: its person left the game (``quit``)."""
-
-
-@dataclass(frozen=True)
-class Thinking:
-    """The computer player of ``seat`` began to choose the move of ``step``."""
-
-    seat: int
-    step: int
 
 
 @dataclass(frozen=True)
@@ -226,7 +218,7 @@ class Node:
         self._t0 = 0.0
         self.thinker: Thinker | None = None
         """The computer players' process this node holds while it runs (from its first decision)."""
-        self._deciding: tuple[int, trio.CancelScope] | None = None
+        self._deciding: tuple[ComputerTurn, trio.CancelScope] | None = None
         """The step this computer seat is choosing a move for, and the scope to abandon it by."""
         self._goodbyes: set[int] = set()
         """Seats whose program said goodbye on their current link."""
@@ -334,21 +326,17 @@ class Node:
             if isinstance(event, out.StateChanged):
                 self._record("applied", event.step)
             elif isinstance(event, out.YourTurn) and self.chooser is not None and self._nursery is not None:
-                step = self.table.chain.step
-                if self._deciding is None or self._deciding[0] != step:
+                turn = ComputerTurn.of(self.seat, self.table, event)
+                if self._deciding is None or self._deciding[0].step != turn.step:
                     self._abandon_decision()
                     scope = trio.CancelScope()
-                    self._deciding = (step, scope)
-                    self._nursery.start_soon(self._bot_turn, event, step, scope)
+                    self._deciding = (turn, scope)
+                    self._nursery.start_soon(self._bot_turn, turn, scope)
             self._emit(event)
-        if self._deciding is not None and not self._still_awaited(self._deciding[0]):
+        if self._deciding is not None and not self._deciding[0].wanted(self.table):
             self._abandon_decision()  # a void vote, a restore, the end: nobody waits for this move
         if self.table.over or self.table.stopped is not None:
             self.finished.set()
-
-    def _still_awaited(self, step: int) -> bool:
-        table = self.table
-        return table.chain.step == step and not table.over and table.stopped is None
 
     def _abandon_decision(self) -> None:
         if self._deciding is not None:
@@ -389,15 +377,15 @@ class Node:
             await trio.sleep(self.tick_ms / 1000)
             self._carry(self.table.tick(self.now_ms()))
 
-    async def _bot_turn(self, turn: out.YourTurn, step: int, scope: trio.CancelScope) -> None:
+    async def _bot_turn(self, turn: ComputerTurn, scope: trio.CancelScope) -> None:
         chooser = self.chooser
         if chooser is None:
             return
-        self._emit(Thinking(self.seat, step))
+        self._emit(turn.thinking())
         text: str | None = None
         try:
             with scope:
-                text = await self._choose(chooser, turn.view)
+                text = await self._choose(chooser, turn.turn.view)
         except ThinkerError as exc:
             self._emit(BotError(self.seat, f"the computer player failed: {exc}"))
         except Exception as exc:
@@ -405,7 +393,7 @@ class Node:
         finally:
             if self._deciding is not None and self._deciding[1] is scope:
                 self._deciding = None
-        if text is None or not self._still_awaited(step):
+        if text is None or not turn.wanted(self.table):
             return  # abandoned, failed, or the table moved on meanwhile: this choice is stale
         try:
             await self.act(text)
