@@ -364,8 +364,11 @@ class LocalRoom:
             return
         self._started = True
         saved = self._saved
-        for seat, table in enumerate(self.tables):
-            self._handle(seat, table.start() if saved is None else table.restore(saved.journal))
+        for seat in range(self.n):
+            if saved is None:
+                self._room.start(seat)
+            else:
+                self._room.restore(seat, list(saved.journal))
 
     def run_until_human(
         self, on_event: EventHook | None = None, *, interrupt: Callable[[], bool] | None = None
@@ -390,7 +393,7 @@ class LocalRoom:
             if self._frames:
                 to, sender, payload = self._frames.popleft()
                 self.delivered += 1
-                self._handle(to, self.tables[to].receive(sender, payload))
+                self._room.receive(to, sender, payload)
             elif self._bot_turns:
                 seat, turn = self._bot_turns.popleft()
                 self._computer_moves(seat, turn)
@@ -430,7 +433,7 @@ class LocalRoom:
             raise ActionError("it is not your turn")
         outputs = self.tables[self.human].local_action(text)
         self._turn = None
-        self._handle(self.human, outputs)
+        self._room.carry_out(self.human, outputs)
 
     def tick(self, now: int) -> None:
         """The local time in milliseconds.  Offline it changes nothing, on purpose: the FIFO loses no
@@ -447,10 +450,9 @@ class LocalRoom:
 
     # ------------------------------------------------------------------ plumbing
 
-    def _handle(self, seat: int, outputs: list[out.Output]) -> None:
-        # The effects first (journal, secrets, frames into the FIFO), then what they tell the seats.
-        self._room.carry_out(seat, outputs)
-        for event in self._fifo.take():
+    def _after(self, seat: int, events: list[out.Event]) -> None:
+        # The room did the effects first (journal, secrets, frames into the FIFO); then what they tell.
+        for event in events:
             if seat == self.viewpoint and self.table_listener is not None:
                 self.table_listener(event)
             if isinstance(event, out.YourTurn):
@@ -503,7 +505,7 @@ class LocalRoom:
             computer.player = RandomPlayer(self.rules, turn.hand * 131 + seat)
             computer.level = "random"
             outputs = table.local_action(self.rules.action_text(computer.player.choose(turn.view)))
-        self._handle(seat, outputs)
+        self._room.carry_out(seat, outputs)
 
 
 class _Fifo(EventsAfter):
@@ -511,7 +513,7 @@ class _Fifo(EventsAfter):
     frame, and the turns and events kept for the room to act on once a call's effects are done."""
 
     def __init__(self, room: LocalRoom) -> None:
-        super().__init__()
+        super().__init__(room._after)
         self.room = room
 
     def persist(self, seat: int, payload: bytes, own: bool) -> None:

@@ -34,6 +34,7 @@ __all__ = [
     "EventsAfter",
     "Moved",
     "Room",
+    "RoomScheduler",
     "Scheduler",
     "SendFn",
     "Thinking",
@@ -58,6 +59,12 @@ class Scheduler(Protocol):
     def turn(self, seat: int, turn: out.YourTurn) -> None: ...
 
     def event(self, seat: int, event: out.Event) -> None: ...
+
+
+class RoomScheduler(Scheduler, Protocol):
+    """A room's scheduler: told, too, when the outputs of one call to a replica are all carried out."""
+
+    def done(self, seat: int) -> None: ...
 
 
 def interpret(seat: int, outputs: Iterable[out.Output], scheduler: Scheduler) -> None:
@@ -95,14 +102,17 @@ def interpret(seat: int, outputs: Iterable[out.Output], scheduler: Scheduler) ->
 
 class Room:
     """Replicas (``replica(seat)``: the one that seat runs now; a restart replaces it) and their
-    scheduler.  Each call feeds one seat's replica and carries out what it answers."""
+    scheduler.  Each call feeds one seat's replica and carries out what it answers, then tells the
+    scheduler it is ``done``."""
 
-    def __init__(self, scheduler: Scheduler, replica: Callable[[int], Replica]) -> None:
+    def __init__(self, scheduler: RoomScheduler, replica: Callable[[int], Replica]) -> None:
         self.scheduler = scheduler
         self.replica = replica
 
     def carry_out(self, seat: int, outputs: Iterable[out.Output]) -> None:
+        """Carry out outputs a caller got from ``seat``'s replica itself (a move it timed, say)."""
         interpret(seat, outputs, self.scheduler)
+        self.scheduler.done(seat)
 
     def start(self, seat: int) -> None:
         self.carry_out(seat, self.replica(seat).start())
@@ -133,13 +143,18 @@ class Room:
 # --------------------------------------------------------------------------- one seat, one store
 
 
-class EventsAfter:
-    """The half of a scheduler that keeps the turns and events of a call, in order, for its owner to
-    act on once the call's effects are done (``take``): what a shell wants whose turns and events
-    may call the replica again (the LAN node, the offline room)."""
+AfterFn = Callable[[int, list[out.Event]], None]
+"""``after(seat, events)``: a call's turns and events, in order, once its effects are done."""
 
-    def __init__(self) -> None:
+
+class EventsAfter:
+    """The half of a scheduler that keeps the turns and events of a call, in order, and hands them to
+    ``after`` once the call's effects are done: what a shell wants whose turns and events may call
+    the replica again (the LAN node, the offline room)."""
+
+    def __init__(self, after: AfterFn | None = None) -> None:
         self.events: list[out.Event] = []
+        self.after = after
 
     def turn(self, seat: int, turn: out.YourTurn) -> None:
         self.events.append(turn)
@@ -150,6 +165,11 @@ class EventsAfter:
     def take(self) -> list[out.Event]:
         taken, self.events = self.events, []
         return taken
+
+    def done(self, seat: int) -> None:
+        events = self.take()
+        if self.after is not None:
+            self.after(seat, events)
 
 
 class _Kept(EventsAfter):

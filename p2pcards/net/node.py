@@ -147,7 +147,7 @@ class _Mesh(EventsAfter):
     events kept for the node to act on once a call's effects are done."""
 
     def __init__(self, node: Node) -> None:
-        super().__init__()
+        super().__init__(node._after)
         self.node = node
 
     def persist(self, seat: int, payload: bytes, own: bool) -> None:
@@ -258,7 +258,10 @@ class Node:
                     if seat in self.dial and seat != self.seat:
                         nursery.start_soon(self._dial_loop, seat, address)
                 journal = self.store.payloads()
-                self._carry(self.table.restore(journal) if journal else self.table.start())
+                if journal:
+                    self._room.restore(self.seat, journal)
+                else:
+                    self._room.start(self.seat)
                 nursery.start_soon(self._ticker)
                 self.started.set()
                 task_status.started()
@@ -287,7 +290,7 @@ class Node:
         outputs = self.table.local_action(text)
         if self.trace is not None:
             self.trace.append((when, "act", step))
-        self._carry(outputs)
+        self._room.carry_out(self.seat, outputs)
         await trio.lowlevel.checkpoint()
 
     async def leave(self) -> None:
@@ -304,25 +307,24 @@ class Node:
 
     def decide_silent(self, go_on: bool) -> None:
         """The person's answer to ``SilentSeats``: go on without the silent seats, or keep waiting."""
-        self._carry(self.table.decide_silent(go_on))
+        self._room.decide_silent(self.seat, go_on)
 
     def admit(self, seat: int, yes: bool) -> None:
         """The person's answer to ``ReturnAsked``: sign ``seat``'s return with our next seal, or not."""
-        self._carry(self.table.admit(seat, yes))
+        self._room.admit(self.seat, seat, yes)
 
     def ask_to_return(self) -> None:
         """This seat was voted out: ask the seats still playing to deal it in again."""
-        self._carry(self.table.ask_to_return())
+        self._room.ask_to_return(self.seat)
 
     def now_ms(self) -> int:
         return int((trio.current_time() - self._t0) * 1000)
 
     # ------------------------------------------------------------------ the table
 
-    def _carry(self, outputs: list[out.Output]) -> None:
-        # The room performs Persist, KeepSecret and Send at once; the events wait until they are done.
-        self._room.carry_out(self.seat, outputs)
-        for event in self._mesh.take():
+    def _after(self, seat: int, events: list[out.Event]) -> None:
+        # The room performed Persist, KeepSecret and Send at once; the events wait until they are done.
+        for event in events:
             if isinstance(event, out.StateChanged):
                 self._record("applied", event.step)
             elif isinstance(event, out.YourTurn) and self.chooser is not None and self._nursery is not None:
@@ -375,7 +377,7 @@ class Node:
     async def _ticker(self) -> None:
         while True:
             await trio.sleep(self.tick_ms / 1000)
-            self._carry(self.table.tick(self.now_ms()))
+            self._room.tick(self.seat, self.now_ms())
 
     async def _bot_turn(self, turn: ComputerTurn, scope: trio.CancelScope) -> None:
         chooser = self.chooser
@@ -420,7 +422,7 @@ class Node:
         if payload == GOODBYE:
             self._goodbyes.add(seat)
             return
-        self._carry(self.table.receive(seat, payload))
+        self._room.receive(self.seat, seat, payload)
 
     async def _run_link(self, seat: int, link: Link) -> str:
         if self._leaving:
