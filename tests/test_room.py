@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections import deque
 
 import pytest
 
-from p2pcards.room import ComputerTurn, Moved, Thinking, carry_out, interpret
+from p2pcards.room import ComputerTurn, EventsAfter, Moved, Thinking, carry_out, interpret
+from p2pcards.room import Room as RoomOf
 from p2pcards.table import outputs as out
+from p2pcards.table.replica import Table
 from tests.table.helpers import Room
 
 
@@ -134,3 +137,48 @@ def test_a_computer_choice_counts_only_at_the_step_it_was_asked_for() -> None:
     moves = [Moved.of(e, 0) for e in room.of(seat, out.StateChanged)]
     assert Moved(0, seat, text) in moves
     assert Moved.of(out.StateChanged(1, b"", kind="share", seats=(0,)), 0) is None
+
+
+class Queue(EventsAfter):
+    """A room's scheduler over a FIFO: a whole game through ``Room`` alone."""
+
+    def __init__(self, tables: list[Table]) -> None:
+        super().__init__(self.answer)
+        self.tables = tables
+        self.n = len(tables)
+        self.room: RoomOf | None = None
+        self.frames: deque[tuple[int, int, bytes]] = deque()
+        self.journals: list[list[bytes]] = [[] for _ in range(self.n)]
+        self.calls: list[tuple[int, int]] = []
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None:
+        self.journals[seat].append(payload)
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None:
+        pass
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None:
+        self.frames.extend((j, seat, payload) for j in range(self.n) if j != seat and to in (None, j))
+
+    def answer(self, seat: int, events: list[out.Event]) -> None:
+        # Effects first: by now every frame of the call is queued, and its journal written.
+        self.calls.append((seat, len(self.frames)))
+        assert self.room is not None
+        for event in events:
+            if isinstance(event, out.YourTurn):
+                rules = self.tables[seat].rules
+                self.room.act(seat, rules.action_text(event.view.legal_actions[0]))
+
+
+def test_a_whole_game_through_the_room() -> None:
+    tables = Room.make("durak", 3).tables
+    queue = Queue(tables)
+    room = queue.room = RoomOf(queue, tables.__getitem__)
+    for seat in range(3):
+        room.start(seat)
+    while queue.frames:
+        to, frm, payload = queue.frames.popleft()
+        room.receive(to, frm, payload)
+    assert all(t.over for t in tables) and len({t.digest() for t in tables}) == 1
+    assert all(len(j) == len(queue.journals[0]) for j in queue.journals)
+    assert len(queue.calls) > 3 and queue.events == []
