@@ -38,7 +38,8 @@ from p2pcards import games
 from p2pcards.ai import player as ai_player
 from p2pcards.ai.base import LEVELS, Player, RandomPlayer
 from p2pcards.games import ActionError, OptionError, Rules
-from p2pcards.store.effects import Effects, MemoryStore, carry_out
+from p2pcards.room import ComputerTurn, EventsAfter, Moved, Room, Thinking
+from p2pcards.store.effects import Effects, MemoryStore
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.table.replica import Table
@@ -117,22 +118,6 @@ class Progress:
     step: int
     kind: str
     seats: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Moved:
-    """``seat`` made a move (the text form of its action), as the viewing seat's replica applied it."""
-
-    hand: int
-    seat: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Thinking:
-    """A computer seat is about to choose a move."""
-
-    seat: int
 
 
 @dataclass(frozen=True)
@@ -259,6 +244,8 @@ class LocalRoom:
             # process, and nothing leaves it, so what the viewing seat journalled is what every seat
             # restarts from.  Each seat keeps its own secrets, beside the viewing seat's.
             self.stores = [kept if seat == viewpoint else SeatSecrets(kept, seat) for seat in range(n)]
+        self._fifo = _Fifo(self)
+        self._room = Room(self._fifo, self.tables.__getitem__)
         self._frames: deque[tuple[int, int, bytes]] = deque()
         self._bot_turns: deque[tuple[int, out.YourTurn]] = deque()
         self._turn: out.YourTurn | None = None
@@ -377,8 +364,11 @@ class LocalRoom:
             return
         self._started = True
         saved = self._saved
-        for seat, table in enumerate(self.tables):
-            self._handle(seat, table.start() if saved is None else table.restore(saved.journal))
+        for seat in range(self.n):
+            if saved is None:
+                self._room.start(seat)
+            else:
+                self._room.restore(seat, list(saved.journal))
 
     def run_until_human(
         self, on_event: EventHook | None = None, *, interrupt: Callable[[], bool] | None = None
@@ -403,7 +393,7 @@ class LocalRoom:
             if self._frames:
                 to, sender, payload = self._frames.popleft()
                 self.delivered += 1
-                self._handle(to, self.tables[to].receive(sender, payload))
+                self._room.receive(to, sender, payload)
             elif self._bot_turns:
                 seat, turn = self._bot_turns.popleft()
                 self._computer_moves(seat, turn)
@@ -443,7 +433,7 @@ class LocalRoom:
             raise ActionError("it is not your turn")
         outputs = self.tables[self.human].local_action(text)
         self._turn = None
-        self._handle(self.human, outputs)
+        self._room.carry_out(self.human, outputs)
 
     def tick(self, now: int) -> None:
         """The local time in milliseconds.  Offline it changes nothing, on purpose: the FIFO loses no
@@ -460,13 +450,9 @@ class LocalRoom:
 
     # ------------------------------------------------------------------ plumbing
 
-    def _handle(self, seat: int, outputs: list[out.Output]) -> None:
-        def send(payload: bytes, to: int | None) -> None:
-            for j in range(self.n):
-                if j != seat and (to is None or to == j):
-                    self._frames.append((j, seat, payload))
-
-        for event in carry_out(outputs, self.stores[seat], send):
+    def _after(self, seat: int, events: list[out.Event]) -> None:
+        # The room did the effects first (journal, secrets, frames into the FIFO); then what they tell.
+        for event in events:
             if seat == self.viewpoint and self.table_listener is not None:
                 self.table_listener(event)
             if isinstance(event, out.YourTurn):
@@ -483,8 +469,9 @@ class LocalRoom:
         if isinstance(event, out.StateChanged):
             if not event.kind or not event.seats:
                 return
-            if event.kind in ("action", "dummy"):
-                self._emit(Moved(self._hand, event.seats[0], event.text))
+            moved = Moved.of(event, self._hand)
+            if moved is not None:
+                self._emit(moved)
             else:
                 self._emit(Progress(self._hand, event.step, event.kind, event.seats))
         elif isinstance(event, out.HandOver):
@@ -502,9 +489,9 @@ class LocalRoom:
     def _computer_moves(self, seat: int, turn: out.YourTurn) -> None:
         if seat == self.viewpoint:
             self._emit(turn)
-        self._emit(Thinking(seat))
-        computer = self._computers[seat]
         table = self.tables[seat]
+        self._emit(ComputerTurn.of(seat, table, turn).thinking())
+        computer = self._computers[seat]
         legal = turn.view.legal_actions
         try:
             action = computer.player.choose(turn.view)
@@ -518,7 +505,27 @@ class LocalRoom:
             computer.player = RandomPlayer(self.rules, turn.hand * 131 + seat)
             computer.level = "random"
             outputs = table.local_action(self.rules.action_text(computer.player.choose(turn.view)))
-        self._handle(seat, outputs)
+        self._room.carry_out(seat, outputs)
+
+
+class _Fifo(EventsAfter):
+    """The scheduler of a ``LocalRoom``'s room: each seat's store, an in-memory FIFO that loses no
+    frame, and the turns and events kept for the room to act on once a call's effects are done."""
+
+    def __init__(self, room: LocalRoom) -> None:
+        super().__init__(room._after)
+        self.room = room
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None:
+        self.room.stores[seat].persist(payload, own)
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None:
+        self.room.stores[seat].keep(label, secret)
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None:
+        for j in range(self.room.n):
+            if j != seat and (to is None or to == j):
+                self.room._frames.append((j, seat, payload))
 
 
 def _seeded_source(seed: int, seat: int, resumed: int = 0) -> Callable[[int], bytes]:

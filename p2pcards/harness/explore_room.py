@@ -17,6 +17,7 @@ from typing import Any
 
 from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
+from p2pcards.room import interpret
 from p2pcards.table import bodies, decide
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
@@ -178,19 +179,27 @@ class Room:
         self._carry_out(seat, outputs)
 
     def _carry_out(self, seat: int, outputs: list[out.Output]) -> None:
-        for o in outputs:
-            if isinstance(o, out.Send):
-                self._send(seat, o)
-            elif isinstance(o, out.Persist):
-                self.journals[seat].append(o.payload)
-                if o.own:
-                    self._note_own(seat, SignedMessage.from_bytes(o.payload))
-            elif isinstance(o, out.KeepSecret):
-                self.secrets[seat][o.label] = o.secret
-            elif isinstance(o, out.YourTurn):
-                self.turns.add(seat)
-            elif isinstance(o, out.VotesContradicted) and o.majority and seat not in self.cheat:
-                self._call(seat, self.tables[seat].ask_to_return)
+        interpret(seat, outputs, self)
+
+    # ---- the scheduler of the room's interpreter: frames held for the explorer, turns played later
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None:
+        self.journals[seat].append(payload)
+        if own:
+            self._note_own(seat, SignedMessage.from_bytes(payload))
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None:
+        self.secrets[seat][label] = secret
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None:
+        self._send(seat, out.Send(payload, to))
+
+    def turn(self, seat: int, turn: out.YourTurn) -> None:
+        self.turns.add(seat)
+
+    def event(self, seat: int, event: out.Event) -> None:
+        if isinstance(event, out.VotesContradicted) and event.majority and seat not in self.cheat:
+            self._call(seat, self.tables[seat].ask_to_return)
 
     def _send(self, seat: int, o: out.Send) -> None:
         for to in range(self.shape.seats):

@@ -20,16 +20,30 @@ from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
 from p2pcards.harness.byzantine import ByzantineTable, frame_attack
 from p2pcards.harness.pipe_table import PipeTable
+from p2pcards.room import interpret
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
+from p2pcards.table.protocol import Replica
+from p2pcards.table.replica import Table
 from p2pcards.wire import MAX_MESSAGE_SIZE, FrameDecoder, WireError, encode_frame
 
 TICK_MS = 250
+JUDGED = (
+    out.Fault,
+    out.HandOver,
+    out.MatchOver,
+    out.Rejected,
+    out.HandVoid,
+    out.Seating,
+    out.Sealed,
+    out.VotesContradicted,
+)
+"""The events a peer keeps for the judge (``Peer.events``); the others only inform a screen."""
 Chooser = Callable[[int, list[str]], str]
 """``choose(seat, legal) -> action text``: the policy of a seat, given its legal moves' texts."""
-MakeTable = Callable[[int, dict[str, bytes]], Any]
+MakeTable = Callable[[int, dict[str, bytes]], Replica]
 """``make_table(seat, secrets)``: a fresh replica for a seat (with the secrets it kept, after a crash):
-a ``Table``, or a ``PipeTable`` for a seat another program runs."""
+a ``Table`` (or ``ByzantineTable``), or a ``PipeTable`` for a seat another program runs."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +86,7 @@ class Faults:
 @dataclass
 class Peer:
     seat: int
-    table: Any
+    table: Replica
     """A ``Table`` (or ``ByzantineTable``), or a ``PipeTable`` for a seat another program runs."""
     identity: Ed25519PrivateKey
     journal: list[bytes] = field(default_factory=list)
@@ -92,9 +106,33 @@ class Peer:
     moves: int = 0
     """Moves of its player that its replica took (across restarts)."""
 
+    # The three sorts of seat, told apart here alone: the network treats them alike but for how a
+    # frame reaches a program, how a move is chosen, and what a cheater sends besides its table.
+
+    @property
+    def local(self) -> Table | None:
+        """The replica, when it runs in this process (an honest or a cheating ``Table``)."""
+        return self.table if isinstance(self.table, Table) else None
+
+    @property
+    def cheater(self) -> ByzantineTable | None:
+        return self.table if isinstance(self.table, ByzantineTable) else None
+
+    @property
+    def pipe(self) -> PipeTable | None:
+        """The seat another program runs, if it is one."""
+        return self.table if isinstance(self.table, PipeTable) else None
+
+    @property
+    def behaviour(self) -> str | None:
+        """How this seat misbehaves (``rollback``, ``return``, a cheat), if it does."""
+        holder = self.cheater or self.pipe
+        return None if holder is None else holder.behaviour
+
 
 class SimNetwork:
-    """Runs one game between ``tables`` (one per seat) until every honest peer is done."""
+    """Runs one game between ``tables`` (one per seat) until every honest peer is done: the scheduler
+    of the room's interpreter (``p2pcards.room``), whose sends go over seeded simulated links."""
 
     def __init__(
         self,
@@ -161,7 +199,7 @@ class SimNetwork:
         if f.leave:
             self._at(2_000 + self.rng.below(20_000), "leave", self._leaver())
         for p in self.peers:
-            behaviour = getattr(p.table, "behaviour", None)
+            behaviour = p.behaviour
             if behaviour == "rollback":
                 self._at(3_000 + self.rng.below(20_000), "rollback", p.seat)
             elif behaviour == "return":
@@ -191,15 +229,15 @@ class SimNetwork:
     def _leaver(self) -> int:
         """Who leaves for good: an honest seat (the cheaters are judged by what they did), never one
         another program runs (whose conduct is what a run through the pipe is there to judge)."""
-        candidates = sorted(s for s in self.honest if not isinstance(self.peers[s].table, PipeTable))
+        candidates = sorted(s for s in self.honest if self.peers[s].pipe is None)
         return candidates[self.rng.below(len(candidates))]
 
     def done(self) -> bool:
-        if any(isinstance(p.table, PipeTable) and p.table.failed for p in self.peers):
+        if any(p.pipe is not None and p.pipe.failed for p in self.peers):
             return True  # the program under test broke the pipe: the run has shown what it can
         # A late attack sent again after the match is still part of the game: its frames are judged.
-        live = (p.table for p in self.peers if p.up and not p.gone)
-        if any(isinstance(t, ByzantineTable) and t.sending_again for t in live):
+        live = (p.cheater for p in self.peers if p.up and not p.gone)
+        if any(t is not None and t.sending_again for t in live):
             return False
         # An honest seat a majority went on without agrees when told (``ask_return``) and plays on:
         # the game is done only once it, too, is at the end.
@@ -215,9 +253,10 @@ class SimNetwork:
         for p in self.peers:
             if p.up and not p.gone:
                 self._carry_out(p, self._call(p, partial(p.table.tick, self.now)))
-                if isinstance(p.table, ByzantineTable):
-                    for extra in p.table.attack(self.now):
-                        self._send(p, out.Send(extra.payload, to=extra.to))
+                cheater = p.cheater
+                if cheater is not None:
+                    for extra in cheater.attack(self.now):
+                        self.send(p.seat, extra.payload, extra.to)
                 self._check_sealed(p)
         self._at(self.now + TICK_MS, "tick")
 
@@ -231,11 +270,12 @@ class SimNetwork:
         p = self.peers[to]
         if not p.up or p.gone:
             return
-        if isinstance(p.table, PipeTable):
+        pipe = p.pipe
+        if pipe is not None:
             # Another program reads the connection's bytes itself: framing is its to get right.
             if frame[4:] in self.twins and to in self.honest:
                 self.twin_delivered = True
-            self._carry_out(p, self._call(p, partial(p.table.receive_frame, frm, frame)))
+            self._carry_out(p, self._call(p, partial(pipe.receive_frame, frm, frame)))
             return
         decoder = p.decoders.setdefault(frm, FrameDecoder(MAX_MESSAGE_SIZE))
         try:
@@ -258,22 +298,23 @@ class SimNetwork:
             return
         if (t.chain.step, t.chain.head) != (step, head):
             return  # scheduled for a step of an attempt since voided: the same number, another head
-        if isinstance(t, PipeTable):
-            if t.turn is None:
+        pipe, local, cheater = p.pipe, p.local, p.cheater
+        if pipe is not None:
+            if pipe.turn is None:
                 return
             # Sorted, so that the harness's choice does not depend on how the program lists them.
-            text = self.choose(seat, sorted(t.turn.legal))
+            text = self.choose(seat, sorted(pipe.turn.legal))
         else:
-            if t.state is None:
+            if local is None or local.state is None:
                 return
-            cheat = t.cheat_choice(t.state) if isinstance(t, ByzantineTable) else None
-            rules = t.rules
-            legal = [rules.action_text(a) for a in t.state.view(seat).legal_actions]
+            cheat = cheater.cheat_choice(local.state) if cheater is not None else None
+            rules = local.rules
+            legal = [rules.action_text(a) for a in local.state.view(seat).legal_actions]
             text = cheat if cheat is not None else self.choose(seat, legal)
         try:
             outputs = p.table.local_action(text)
         except ActionError as exc:
-            if not isinstance(t, ByzantineTable):
+            if cheater is None:
                 p.errors.append(f"own move {text!r} refused: {exc}")
             return
         except Exception as exc:
@@ -292,7 +333,7 @@ class SimNetwork:
         p.gone = True
         self.left = seat
         self.left_at_hand = len(p.table.hands_played)
-        if getattr(p.table, "behaviour", None) == "return":
+        if p.behaviour == "return":
             # Comes back once the others have played on without it for a while.
             self._at(self.now + p.table.genesis.timeout_ms + 4_000 + self.rng.below(6_000), "come_back", seat)
 
@@ -368,35 +409,8 @@ class SimNetwork:
             # Killed during this call: only a prefix of its outputs happened.
             outputs = outputs[: self.rng.below(len(outputs) + 1)]
             p.up = False
-        for o in outputs:
-            if isinstance(o, out.Persist):
-                p.journal.append(o.payload)
-            elif isinstance(o, out.KeepSecret):
-                p.secrets[o.label] = o.secret
-            elif isinstance(o, out.Send):
-                self._send(p, o)
-            elif isinstance(o, out.YourTurn):
-                chain = p.table.chain
-                self._at(self.now + 1 + self.rng.below(20), "act", p.seat, chain.step, chain.head)
-            elif isinstance(
-                o,
-                (
-                    out.Fault,
-                    out.HandOver,
-                    out.MatchOver,
-                    out.Rejected,
-                    out.HandVoid,
-                    out.Seating,
-                    out.Sealed,
-                    out.VotesContradicted,
-                ),
-            ):
-                p.events.append(o)
-                if isinstance(o, out.VotesContradicted) and o.majority and p.seat in self.honest:
-                    # A majority went on without this seat (it was late): like a person told so, it
-                    # agrees and asks to be dealt in again.
-                    self._at(self.now + 1_000, "ask_return", p.seat)
-        twin = getattr(p.table, "twin", None)
+        interpret(p.seat, outputs, self)
+        twin = None if p.cheater is None else p.cheater.twin
         if twin:
             # An equivocator's second message goes to the upper half of the table.
             payload = twin.pop()
@@ -405,14 +419,35 @@ class SimNetwork:
                 if to != p.seat and to >= self.n // 2:
                     self._link(p.seat, to, payload, first=True)
 
-    def _send(self, p: Peer, o: out.Send) -> None:
-        equivocating = bool(getattr(p.table, "twin", None))
-        for to in range(self.n):
-            if to == p.seat or (o.to is not None and o.to != to) or self.peers[to].gone:
+    # ---- the scheduler of the room's interpreter: journals and secrets in memory, seeded links
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None:
+        self.peers[seat].journal.append(payload)
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None:
+        self.peers[seat].secrets[label] = secret
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None:
+        p = self.peers[seat]
+        equivocating = p.cheater is not None and bool(p.cheater.twin)
+        for other in range(self.n):
+            if other == seat or (to is not None and to != other) or self.peers[other].gone:
                 continue
-            if equivocating and to >= self.n // 2:
+            if equivocating and other >= self.n // 2:
                 continue
-            self._link(p.seat, to, o.payload)
+            self._link(seat, other, payload)
+
+    def turn(self, seat: int, turn: out.YourTurn) -> None:
+        chain = self.peers[seat].table.chain
+        self._at(self.now + 1 + self.rng.below(20), "act", seat, chain.step, chain.head)
+
+    def event(self, seat: int, event: out.Event) -> None:
+        if isinstance(event, JUDGED):
+            self.peers[seat].events.append(event)
+            if isinstance(event, out.VotesContradicted) and event.majority and seat in self.honest:
+                # A majority went on without this seat (it was late): like a person told so, it
+                # agrees and asks to be dealt in again.
+                self._at(self.now + 1_000, "ask_return", seat)
 
     def _link(self, frm: int, to: int, payload: bytes, first: bool = False) -> None:
         f = self.faults

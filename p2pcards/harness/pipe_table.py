@@ -35,7 +35,7 @@ from p2pcards.harness.pipe import (
 )
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
-from p2pcards.wire import MAX_MESSAGE_SIZE
+from p2pcards.wire import MAX_MESSAGE_SIZE, encode_frame
 
 ANSWER_SECONDS = 60
 """How long the program may take over one command: taking it (a write to its standard input) and
@@ -358,6 +358,11 @@ class PipeTable:
     def receive_frame(self, peer: int, data: bytes) -> list[out.Output]:
         return self._call({"cmd": "frame", "from": peer, "data": data})
 
+    def receive(self, peer: int | None, payload: bytes) -> list[out.Output]:
+        """A payload as a replica takes it: framed as the program reads it off its connection (it
+        reads frames only from a link, so a payload from no peer is not given to it)."""
+        return [] if peer is None else self.receive_frame(peer, encode_frame(payload))
+
     def local_action(self, text: str) -> list[out.Output]:
         outputs, reason = self._refusable({"cmd": "act", "text": text})
         if reason is not None:
@@ -368,6 +373,14 @@ class PipeTable:
 
     def ask_to_return(self) -> list[out.Output]:
         return self._call({"cmd": "return"})
+
+    def decide_silent(self, go_on: bool) -> list[out.Output]:
+        """Nothing to ask: the pipe has no person's answers (the program decides as a computer seat)."""
+        return []
+
+    def admit(self, seat: int, yes: bool) -> list[out.Output]:
+        """As ``decide_silent``: the program admits or refuses a return by itself."""
+        return []
 
     def digest(self) -> bytes:
         """The program's table digest; 32 zero bytes once it failed (its failure is the report)."""

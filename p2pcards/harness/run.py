@@ -22,6 +22,7 @@ from p2pcards.harness.network import Faults, SimNetwork
 from p2pcards.harness.pipe_table import PipeTable
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, GenesisError, make_genesis
+from p2pcards.table.protocol import Replica
 from p2pcards.table.replica import Table
 from p2pcards.wire import SIGNATURE_TAG, Envelope, encode, key_from_seed, public_bytes, sign
 
@@ -393,7 +394,7 @@ def _refused(
     return rep
 
 
-def _describe(t: Table) -> str:
+def _describe(t: Replica) -> str:
     if t.stopped is not None:
         return f"stopped: seat {t.stopped.seat} {t.stopped.kind}"
     named = sorted({(f.seat, f.kind) for f in t.verdicts if f.kind != "return"})

@@ -13,8 +13,9 @@ The ``Table`` is sans-IO and does all the protocol work; the node only moves byt
   naming a key that is not a seat of the game is refused at once; one naming a seat moves to that
   seat's own slot (a newer claim of a seat replaces an older one), so a seated player's link always
   gets back in, however many strangers stall.
-- **Order.**  Every output list is carried out with ``store.carry_out``: journal, keep secrets, then
-  send, in that order (invariant 5), all on the trio thread, so the table is never re-entered.
+- **Order.**  Every output list is carried out by the room's interpreter (``p2pcards.room``), the
+  node's links and store its scheduler: journal, keep secrets, then send, in that order (invariant
+  5), all on the trio thread, so the table is never re-entered.
 - **Time.**  ``table.tick(now_ms)`` every 250 ms from trio's clock; the table decides on retries,
   catch-up requests and void votes by itself.  Frames lost while a link was down are therefore
   recovered by the table's own retry within about a second of the link coming back.
@@ -30,7 +31,7 @@ from __future__ import annotations
 import collections
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Final, Protocol, cast
+from typing import Final, Protocol
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -41,7 +42,7 @@ from p2pcards.net.gate import Gate
 from p2pcards.net.handshake import Handshake, HandshakeError, Hello
 from p2pcards.net.link import DEFAULT_PORT, Address, Link, LinkError, accept, dial, listen, open_listener
 from p2pcards.net.thinking import ComputerSpec, Thinker, ThinkerError, ThinkerGone, ThinkerUnavailable, shared
-from p2pcards.store.effects import carry_out
+from p2pcards.room import ComputerTurn, EventsAfter, Room, Thinking
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.replica import SecretSource, Table
@@ -98,14 +99,6 @@ class PeerDown:
 
 
 @dataclass(frozen=True)
-class Thinking:
-    """The computer player of ``seat`` began to choose the move of ``step``."""
-
-    seat: int
-    step: int
-
-
-@dataclass(frozen=True)
 class BotError:
     """A computer seat's chooser failed or chose an illegal move (the table is left waiting, and its
     timeout applies as for a silent human)."""
@@ -147,6 +140,24 @@ def computer_chooser(
     spec = ComputerSpec(rules.name, tuple(rules.options), level, seed,
                         default_think() if think_ms is None else think_ms)
     return ComputerChooser(spec)
+
+
+class _Mesh(EventsAfter):
+    """The scheduler of a node's room: its store, its links (``Node._send``), and the turns and
+    events kept for the node to act on once a call's effects are done."""
+
+    def __init__(self, node: Node) -> None:
+        super().__init__(node._after)
+        self.node = node
+
+    def persist(self, seat: int, payload: bytes, own: bool) -> None:
+        self.node.store.persist(payload, own)
+
+    def keep(self, seat: int, label: str, secret: bytes) -> None:
+        self.node.store.keep(label, secret)
+
+    def send(self, seat: int, payload: bytes, to: int | None) -> None:
+        self.node._send(payload, to)
 
 
 class Node:
@@ -207,11 +218,13 @@ class Node:
         self._t0 = 0.0
         self.thinker: Thinker | None = None
         """The computer players' process this node holds while it runs (from its first decision)."""
-        self._deciding: tuple[int, trio.CancelScope] | None = None
+        self._deciding: tuple[ComputerTurn, trio.CancelScope] | None = None
         """The step this computer seat is choosing a move for, and the scope to abandon it by."""
         self._goodbyes: set[int] = set()
         """Seats whose program said goodbye on their current link."""
         self._leaving = False
+        self._mesh = _Mesh(self)
+        self._room = Room(self._mesh, lambda seat: self.table)
 
     # ------------------------------------------------------------------ running
 
@@ -245,7 +258,10 @@ class Node:
                     if seat in self.dial and seat != self.seat:
                         nursery.start_soon(self._dial_loop, seat, address)
                 journal = self.store.payloads()
-                self._carry(self.table.restore(journal) if journal else self.table.start())
+                if journal:
+                    self._room.restore(self.seat, journal)
+                else:
+                    self._room.start(self.seat)
                 nursery.start_soon(self._ticker)
                 self.started.set()
                 task_status.started()
@@ -274,7 +290,7 @@ class Node:
         outputs = self.table.local_action(text)
         if self.trace is not None:
             self.trace.append((when, "act", step))
-        self._carry(outputs)
+        self._room.carry_out(self.seat, outputs)
         await trio.lowlevel.checkpoint()
 
     async def leave(self) -> None:
@@ -291,43 +307,38 @@ class Node:
 
     def decide_silent(self, go_on: bool) -> None:
         """The person's answer to ``SilentSeats``: go on without the silent seats, or keep waiting."""
-        self._carry(self.table.decide_silent(go_on))
+        self._room.decide_silent(self.seat, go_on)
 
     def admit(self, seat: int, yes: bool) -> None:
         """The person's answer to ``ReturnAsked``: sign ``seat``'s return with our next seal, or not."""
-        self._carry(self.table.admit(seat, yes))
+        self._room.admit(self.seat, seat, yes)
 
     def ask_to_return(self) -> None:
         """This seat was voted out: ask the seats still playing to deal it in again."""
-        self._carry(self.table.ask_to_return())
+        self._room.ask_to_return(self.seat)
 
     def now_ms(self) -> int:
         return int((trio.current_time() - self._t0) * 1000)
 
     # ------------------------------------------------------------------ the table
 
-    def _carry(self, outputs: list[out.Output]) -> None:
-        # carry_out performs Persist, KeepSecret and Send itself and hands back only the events.
-        events = cast(list[out.Event], carry_out(outputs, self.store, self._send))
+    def _after(self, seat: int, events: list[out.Event]) -> None:
+        # The room performed Persist, KeepSecret and Send at once; the events wait until they are done.
         for event in events:
             if isinstance(event, out.StateChanged):
                 self._record("applied", event.step)
             elif isinstance(event, out.YourTurn) and self.chooser is not None and self._nursery is not None:
-                step = self.table.chain.step
-                if self._deciding is None or self._deciding[0] != step:
+                turn = ComputerTurn.of(self.seat, self.table, event)
+                if self._deciding is None or self._deciding[0].step != turn.step:
                     self._abandon_decision()
                     scope = trio.CancelScope()
-                    self._deciding = (step, scope)
-                    self._nursery.start_soon(self._bot_turn, event, step, scope)
+                    self._deciding = (turn, scope)
+                    self._nursery.start_soon(self._bot_turn, turn, scope)
             self._emit(event)
-        if self._deciding is not None and not self._still_awaited(self._deciding[0]):
+        if self._deciding is not None and not self._deciding[0].wanted(self.table):
             self._abandon_decision()  # a void vote, a restore, the end: nobody waits for this move
         if self.table.over or self.table.stopped is not None:
             self.finished.set()
-
-    def _still_awaited(self, step: int) -> bool:
-        table = self.table
-        return table.chain.step == step and not table.over and table.stopped is None
 
     def _abandon_decision(self) -> None:
         if self._deciding is not None:
@@ -366,17 +377,17 @@ class Node:
     async def _ticker(self) -> None:
         while True:
             await trio.sleep(self.tick_ms / 1000)
-            self._carry(self.table.tick(self.now_ms()))
+            self._room.tick(self.seat, self.now_ms())
 
-    async def _bot_turn(self, turn: out.YourTurn, step: int, scope: trio.CancelScope) -> None:
+    async def _bot_turn(self, turn: ComputerTurn, scope: trio.CancelScope) -> None:
         chooser = self.chooser
         if chooser is None:
             return
-        self._emit(Thinking(self.seat, step))
+        self._emit(turn.thinking())
         text: str | None = None
         try:
             with scope:
-                text = await self._choose(chooser, turn.view)
+                text = await self._choose(chooser, turn.turn.view)
         except ThinkerError as exc:
             self._emit(BotError(self.seat, f"the computer player failed: {exc}"))
         except Exception as exc:
@@ -384,7 +395,7 @@ class Node:
         finally:
             if self._deciding is not None and self._deciding[1] is scope:
                 self._deciding = None
-        if text is None or not self._still_awaited(step):
+        if text is None or not turn.wanted(self.table):
             return  # abandoned, failed, or the table moved on meanwhile: this choice is stale
         try:
             await self.act(text)
@@ -411,7 +422,7 @@ class Node:
         if payload == GOODBYE:
             self._goodbyes.add(seat)
             return
-        self._carry(self.table.receive(seat, payload))
+        self._room.receive(self.seat, seat, payload)
 
     async def _run_link(self, seat: int, link: Link) -> str:
         if self._leaving:

@@ -8,10 +8,10 @@ The only layer besides ``net`` that does I/O.  It may import only ``wire``.
 - ``journal``: the append-only journal format, torn-tail recovery.
 - ``secrets_file``: a seat's per-game secrets, owner-only, written atomically.
 - ``game``: ``GameStore``, a game's journal and secrets together.
-- ``effects``: ``carry_out``, performing a table's outputs in order.
+- ``effects``: ``Effects``, what a room keeps a seat's journal and secrets in (``MemoryStore``).
 """
 
-from .effects import Effects, MemoryStore, carry_out
+from .effects import Effects, MemoryStore
 from .errors import (
     ForeignJournal,
     InsecureDirectory,
@@ -47,7 +47,6 @@ __all__ = [
     "StoreError",
     "TornTail",
     "Trust",
-    "carry_out",
     "data_dir",
     "fingerprint",
     "load_or_create",

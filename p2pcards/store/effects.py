@@ -1,26 +1,15 @@
-"""Carrying out what a table asks for: journal, keep secrets, send -- in order.
+"""Where a seat keeps what its table asks it to keep: its journal and its secrets.
 
-A ``Table`` returns a list of outputs; a shell (the LAN node, the simulated network) must perform
-``Persist`` and ``KeepSecret`` *before* the ``Send`` that follows them (invariant 5: a peer writes
-what it accepted before acting on it, its own messages before sending them).  ``carry_out`` does
-exactly that and hands back the rest (the events for the user interface), in order.
-
-The store may import only ``wire``, not ``table``, so the outputs are recognised by their fields
-rather than their classes: ``Persist(payload, own)``, ``KeepSecret(label, secret)``, ``Send(payload,
-to)``; anything else is an event.  ``tests/store/test_effects.py`` pins this against the table's
-real output classes, so a renamed field cannot slip by.
+A shell carries a table's outputs out with ``p2pcards.room`` (journal, keep secrets, then send, in
+order: invariant 5); what it keeps goes to an ``Effects`` — a ``GameStore`` on disk, or a
+``MemoryStore`` for simulations and tests.  The store may import only ``wire``, so it knows nothing
+of the table's outputs: the room matches them by type and calls ``persist`` and ``keep``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
-
-T = TypeVar("T")
-
-SendFn = Callable[[bytes, int | None], None]
-"""``send(payload, to)``: ``to`` is a seat, or None for every peer."""
+from typing import Protocol
 
 
 class Effects(Protocol):
@@ -29,24 +18,6 @@ class Effects(Protocol):
     def persist(self, payload: bytes, own: bool) -> None: ...
 
     def keep(self, label: str, secret: bytes) -> None: ...
-
-
-def carry_out(outputs: Iterable[T], store: Effects, send: SendFn) -> list[T]:
-    """Perform the outputs in order; return the others (events), in order.
-
-    If persisting fails, the exception propagates and nothing after it is sent: a message that was
-    not journalled must not leave this peer."""
-    events: list[T] = []
-    for o in outputs:
-        if hasattr(o, "own") and hasattr(o, "payload"):
-            store.persist(o.payload, bool(o.own))
-        elif hasattr(o, "label") and hasattr(o, "secret"):
-            store.keep(o.label, o.secret)
-        elif hasattr(o, "to") and hasattr(o, "payload"):
-            send(o.payload, o.to)
-        else:
-            events.append(o)
-    return events
 
 
 @dataclass

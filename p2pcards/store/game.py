@@ -1,9 +1,9 @@
 """Everything the store keeps about one game: its journal and this seat's secrets, in one directory.
 
 ``GameStore.open(game_id)`` locks the game (one process per game at a time), cuts off a torn tail
-left by a crash, and is ready for ``carry_out``: ``persist`` appends to the journal (fsynced for the
-seat's own messages), ``keep`` stores a secret durably.  ``payloads()`` and ``secrets()`` are what
-``Table.restore`` and the ``Table`` constructor need to resume.
+left by a crash, and is ready for a room (``p2pcards.room``): ``persist`` appends to the journal
+(fsynced for the seat's own messages), ``keep`` stores a secret durably.  ``payloads()`` and
+``secrets()`` are what ``Table.restore`` and the ``Table`` constructor need to resume.
 """
 
 from __future__ import annotations

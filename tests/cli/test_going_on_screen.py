@@ -24,8 +24,15 @@ from p2pcards.cli.screen.screen import GameScreen
 from p2pcards.harness import network, run
 from p2pcards.harness.run import GameReport, run_game
 from p2pcards.table import outputs as out
+from p2pcards.table.replica import Table
 
 NAMES = ("Anna", "Boris", "Clara", "Dmitri")
+
+
+def _table(net: network.SimNetwork, seat: int) -> Table:
+    table = net.peers[seat].local
+    assert table is not None, "every seat of these games is a replica of this process"
+    return table
 
 
 class Seat:
@@ -37,9 +44,9 @@ class Seat:
         self.lines = io.StringIO()
         console = Console(file=self.text, width=80, color_system=None, highlight=False)
         self.screens = [
-            GameScreen(Terminal(console), net.genesis, seat, lambda: net.peers[seat].table, names),
+            GameScreen(Terminal(console), net.genesis, seat, lambda: _table(net, seat), names),
             GameScreen(Terminal(json_mode=True, stream=self.lines), net.genesis, seat,
-                       lambda: net.peers[seat].table, names),
+                       lambda: _table(net, seat), names),
         ]
         self.asked: list[questions.Question] = []
         for screen in self.screens:

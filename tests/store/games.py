@@ -1,5 +1,5 @@
 """Real games for the store's tests: tables with the mental dealer, each seat journalling through a
-``GameStore`` and ``carry_out`` exactly as a shell does, over an in-memory queue.
+``GameStore`` and the room's ``carry_out`` exactly as a shell does, over an in-memory queue.
 
 ``played(game)`` plays one match (options chosen so it ends after one hand) once per test process
 and keeps every seat's data directory; tests copy what they change.
@@ -23,7 +23,8 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pcards.games.rng import Rng
-from p2pcards.store import GameStore, carry_out
+from p2pcards.room import carry_out
+from p2pcards.store import GameStore
 from p2pcards.store import journal as jf
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis

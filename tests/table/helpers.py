@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from p2pcards.games.rng import Rng
+from p2pcards.room import interpret
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.table.replica import Table
@@ -51,7 +52,8 @@ def seeded_source(label: str) -> Callable[[int], bytes]:
 
 @dataclass
 class Room:
-    """Tables joined by a FIFO queue; computer seats pick uniformly at random."""
+    """Tables joined by a FIFO queue; computer seats pick uniformly at random.  The scheduler of the
+    room's interpreter (``p2pcards.room``)."""
 
     genesis: Genesis
     tables: list[Table]
@@ -79,19 +81,26 @@ class Room:
             self.handle(i, t.start())
 
     def handle(self, i: int, outputs: list[out.Output]) -> None:
-        for o in outputs:
-            if isinstance(o, out.Send):
-                for j in range(len(self.tables)):
-                    if j != i and (o.to is None or o.to == j):
-                        self.queue.append((j, i, o.payload))
-            elif isinstance(o, out.Persist):
-                self.journals[i].append(o.payload)
-            elif isinstance(o, out.KeepSecret):
-                self.secrets[i][o.label] = o.secret
-            elif isinstance(o, out.YourTurn):
-                self.act(i, o)
-            else:
-                self.events[i].append(o)
+        interpret(i, outputs, self)
+
+    # ---- the scheduler of the room: a FIFO, lists, and a random move at once
+
+    def persist(self, i: int, payload: bytes, own: bool) -> None:
+        self.journals[i].append(payload)
+
+    def keep(self, i: int, label: str, secret: bytes) -> None:
+        self.secrets[i][label] = secret
+
+    def send(self, i: int, payload: bytes, to: int | None) -> None:
+        for j in range(len(self.tables)):
+            if j != i and (to is None or to == j):
+                self.queue.append((j, i, payload))
+
+    def turn(self, i: int, turn: out.YourTurn) -> None:
+        self.act(i, turn)
+
+    def event(self, i: int, event: out.Event) -> None:
+        self.events[i].append(event)
 
     def act(self, i: int, turn: out.YourTurn) -> None:
         t = self.tables[i]
