@@ -13,7 +13,8 @@ import pytest
 from p2pcards.ai import player
 from p2pcards.ai.base import LEVELS
 from p2pcards.ai.registry import players_of
-from p2pcards.cli.completion import commands
+from p2pcards.bench import engine as bench_engine
+from p2pcards.cli.completion import commands, option_words
 from p2pcards.cli.rules import rules_text
 from p2pcards.cli.screen.faces import Face, face_for
 from p2pcards.games import GAMES, GameEntry, registry
@@ -33,6 +34,7 @@ def entry(request: pytest.FixtureRequest) -> Iterator[GameEntry]:
 
 def test_the_package_registers_no_game_this_test_does_not_check() -> None:
     assert set(GAMES) == {"durak", "spades", "azi"}
+    assert {"deck=36", "deck=52", "deal=3", "deal=4"} <= set(option_words())
 
 
 def test_every_game_has_computer_players_of_every_level_and_a_budget(entry: GameEntry) -> None:
@@ -54,6 +56,12 @@ def test_every_game_has_a_rules_page_and_a_screen(entry: GameEntry) -> None:
         assert type(face) is import_module(entry.face).Face and isinstance(face, Face)
 
 
-def test_completion_offers_every_registered_game(entry: GameEntry) -> None:
+def test_completion_offers_every_registered_game_and_its_choices(entry: GameEntry) -> None:
     play = next(c for c in commands() if c.name == "play")
     assert entry.name in play.positionals[0]
+    words = option_words()
+    assert all(f"{name}={v}" in words for name, values in entry.choices.items() for v in values)
+
+
+def test_the_engine_benchmark_plays_every_registered_game(entry: GameEntry) -> None:
+    assert entry.name in [game for game, _, _ in bench_engine.cases()]

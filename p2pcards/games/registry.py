@@ -64,6 +64,9 @@ class GameEntry:
     shows the hand and the moves as the engine writes them."""
     dummy: DummyPolicy | None = None
     """How a seat whose player left is played, if the game deals it on (Spades); None if it is not."""
+    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Options that take one of a few values besides on/off (Durak's ``deck``: 36 or 52), which the
+    shell's completion offers as ``-o deck=52``."""
 
     def load(self, **options: Any) -> Rules:
         return self.rules(**options)
@@ -136,6 +139,13 @@ def _check(entry: GameEntry) -> None:
         raise _refuse(entry, "rules_page must be (package, path of a .md file in it)")
     if entry.dummy is not None and not callable(entry.dummy):
         raise _refuse(entry, "its dummy policy is not a function")
+    # an option with its default value may be left out of ``options`` (Durak's ``variants``)
+    names = {*dict(rules.options), *getattr(rules, "variants", {})}
+    for option, values in entry.choices.items():
+        if option not in names or not isinstance(values, tuple) or not values:
+            raise _refuse(entry, f"choices names {option!r}, which is not an option with values of its rules")
+        for value in values:
+            _made(entry, {option: value}, f"with {option}={value!r} (its choices)")
 
 
 def _made(entry: GameEntry, options: Mapping[str, Any], where: str) -> Rules:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards import games
-from p2pcards.ai import player
+from p2pcards import games, sim
+from p2pcards.ai import player, tournament
 from p2pcards.ai.registry import players_of
 from p2pcards.extensions import ENV
 from p2pcards.games import CHANCE, TERMINAL, GameEntry, testing
@@ -115,3 +115,8 @@ def test_the_command_line_finds_a_game_named_in_the_environment() -> None:
     assert bad.stderr.strip() == (
         "p2pcards: error: P2PCARDS_GAMES names 'tests.no_such_game', which cannot be loaded: "
         "ModuleNotFoundError: No module named 'tests.no_such_game'")
+
+
+def test_its_computer_players_play_a_tournament_through_the_table(fourth_game: GameEntry) -> None:
+    report = sim.run(tournament.Config("tricks", ("hard@0.005", "normal", "easy"), games=3, seed=1, jobs=1))
+    assert [u.hands for u in report.units] == [3, 3, 3] and not any(u.stopped for u in report.units)

@@ -70,6 +70,8 @@ def broken_rules(**options: Any) -> TricksRules:
         ({"face": "no such module"}, "face must name the module of its screen"),
         ({"rules_page": ("tests.fourth_game", "rules.txt")}, "rules_page must be (package, path of a .md"),
         ({"dummy": "choose"}, "its dummy policy is not a function"),
+        ({"choices": {"suits": (3, 4)}}, "choices names 'suits', which is not an option"),
+        ({"choices": {"hands": (3, 10)}}, "refuse to load with hands=10 (its choices)"),
     ],
 )
 def test_an_incomplete_or_broken_entry_is_refused_naming_its_part(change: dict[str, Any], says: str) -> None:

@@ -24,6 +24,7 @@ GAME = GameEntry(
     seats=3,
     longer={"series_hands": 3},
     face="p2pcards.cli.screen.faces.durak",
+    choices={"deck": (36, 52)},
 )
 """Durak in the one list of games (``games.registry``)."""
 
