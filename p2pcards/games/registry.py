@@ -64,6 +64,9 @@ class GameEntry:
     shows the hand and the moves as the engine writes them."""
     dummy: DummyPolicy | None = None
     """How a seat whose player left is played, if the game deals it on (Spades); None if it is not."""
+    renege: tuple[str, ...] = ()
+    """The rules a seat breaks by reneging (not following suit while able): what a replica that cannot
+    see the seat's hand leaves to the audit, and what the harness's ``renege`` cheater breaks."""
     choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     """Options that take one of a few values besides on/off (Durak's ``deck``: 36 or 52), which the
     shell's completion offers as ``-o deck=52``."""
@@ -117,6 +120,8 @@ def _check(entry: GameEntry) -> None:
         raise _refuse(entry, f"its rules call themselves {rules.name!r}")
     if not rules.rule_codes or rules.deal_rule not in rules.rule_codes:
         raise _refuse(entry, "its rules have no numbered rule_codes, or a deal_rule not among them")
+    if not isinstance(entry.renege, tuple) or not all(r in rules.rule_codes for r in entry.renege):
+        raise _refuse(entry, "renege must be a tuple of its rule_codes")
     phases = entry.phases
     if (not isinstance(phases, tuple) or not phases or not all(isinstance(p, str) and p for p in phases)
             or len(set(phases)) != len(phases)):

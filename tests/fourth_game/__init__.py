@@ -19,6 +19,7 @@ GAME = GameEntry(
     rules_page=("tests.fourth_game", "rules.md"),
     seats=3,
     longer={"hands": 4},
+    renege=("T3",),
     choices={"hands": (1, 3)},
 )
 

@@ -71,11 +71,12 @@ def test_the_harness_plays_it_through_faults(fourth_game: GameEntry, faults: str
     assert report.finished and report.agree and report.crashes == []
 
 
-@pytest.mark.parametrize(("behaviour", "verdict"), [("bad-proof", "bad-proof"), ("withhold", "silent")])
+@pytest.mark.parametrize(("behaviour", "verdict"),
+                         [("bad-proof", "bad-proof"), ("withhold", "silent"), ("renege", "renege")])
 def test_a_cheater_is_named_by_every_honest_replica(fourth_game: GameEntry, behaviour: str,
                                                     verdict: str) -> None:
     report = run_game("tricks", peers=3, seed=1, byzantine={1: behaviour}, options={"hands": 3},
-                      dealer="mental" if behaviour == "bad-proof" else "seeded")
+                      dealer="seeded" if behaviour == "withhold" else "mental")
     assert report.passed, report.problems
     assert report.verdicts == [f"seat 1 {verdict}"] * 2
 

@@ -70,6 +70,7 @@ def broken_rules(**options: Any) -> TricksRules:
         ({"face": "no such module"}, "face must name the module of its screen"),
         ({"rules_page": ("tests.fourth_game", "rules.txt")}, "rules_page must be (package, path of a .md"),
         ({"dummy": "choose"}, "its dummy policy is not a function"),
+        ({"renege": ("S6",)}, "renege must be a tuple of its rule_codes"),
         ({"choices": {"suits": (3, 4)}}, "choices names 'suits', which is not an option"),
         ({"choices": {"hands": (3, 10)}}, "refuse to load with hands=10 (its choices)"),
     ],

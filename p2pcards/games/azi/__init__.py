@@ -27,6 +27,7 @@ GAME = GameEntry(
     seats=4,
     longer={"hands": 5},
     face="p2pcards.cli.screen.faces.azi",
+    renege=("A10",),
     choices={"deal": (3, 4)},
 )
 """Azi in the one list of games (``games.registry``)."""

@@ -19,6 +19,7 @@ GAME = GameEntry(
     longer={"target": 150},
     face="p2pcards.cli.screen.faces.spades",
     dummy=choose,
+    renege=("S6",),
 )
 """Spades in the one list of games (``games.registry``): a seat that leaves is an open dummy."""
 
