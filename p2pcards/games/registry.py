@@ -10,9 +10,9 @@ layers, so it keeps their module names and each layer resolves its own part (``a
 what is missing.  What the rules layer can check is checked here, at registration: an entry with a
 part missing or broken is refused with a ``GameError`` that says which, never a ``KeyError`` later.
 
-The three games of the package are registered the first time the list is read; another game is
-registered by calling ``register`` (a test, or a module named in ``P2PCARDS_GAMES``: see
-``p2pcards.extensions`` and ``docs/adding-a-game.md``).
+The three games of the package are registered here by name (``BUILT_IN``), each checked the first
+time it is asked for; another game is registered by calling ``register`` (a test, or a module named
+in ``P2PCARDS_GAMES``: see ``p2pcards.extensions`` and ``docs/adding-a-game.md``).
 """
 
 from __future__ import annotations
@@ -75,25 +75,30 @@ class GameEntry:
         return self.rules(**options)
 
 
+BUILT_IN: dict[str, str] = {
+    "durak": "p2pcards.games.durak",
+    "spades": "p2pcards.games.spades",
+    "azi": "p2pcards.games.azi",
+}
+"""The package's games and the module whose ``GAME`` is each one's entry.  An entry is imported and
+checked the first time it is asked for, so that a command that plays Durak does not import the other
+engines (a tenth of a second at start-up); their names are known at once."""
+
+_order: list[str] = list(BUILT_IN)
+"""Every registered game's name: the package's first, then in the order registered."""
 _entries: dict[str, GameEntry] = {}
-_built_in: list[str] = []
+"""The entries checked so far, by name."""
 
 
-def _builtins() -> tuple[GameEntry, ...]:
-    from p2pcards.games.azi import GAME as AZI
-    from p2pcards.games.durak import GAME as DURAK
-    from p2pcards.games.spades import GAME as SPADES
+def _built_in(name: str) -> GameEntry:
+    from importlib import import_module
 
-    return (DURAK, SPADES, AZI)
-
-
-def _ensure() -> dict[str, GameEntry]:
-    if not _built_in:
-        _built_in.append("")  # marks the start, so that a failing built-in is not registered twice
-        for e in _builtins():
-            _add(e)
-            _built_in.append(e.name)
-    return _entries
+    found: Any = getattr(import_module(BUILT_IN[name]), "GAME", None)
+    if not isinstance(found, GameEntry) or found.name != name:
+        raise GameError(f"{BUILT_IN[name]} does not define GAME, the entry of {name}")
+    _check(found, again=True)
+    _entries[name] = found
+    return found
 
 
 def _refuse(entry: object, why: str) -> GameError:
@@ -101,7 +106,7 @@ def _refuse(entry: object, why: str) -> GameError:
     return GameError(f"cannot register the game {name!r}: {why}")
 
 
-def _check(entry: GameEntry) -> None:
+def _check(entry: GameEntry, *, again: bool = False) -> None:
     if not isinstance(entry, GameEntry):
         raise GameError(f"cannot register {type(entry).__name__}: a game is registered as a GameEntry")
     name = entry.name
@@ -109,7 +114,7 @@ def _check(entry: GameEntry) -> None:
         raise _refuse(entry, "its name must be 1-32 lowercase letters, digits or _, starting with a letter")
     if name in RESERVED:
         raise _refuse(entry, f"{name!r} is a word of the command line, not a game's name")
-    if name in _entries:
+    if name in _order and not again:
         raise _refuse(entry, "a game of that name is registered already")
     if not isinstance(entry.title, str) or not entry.title.strip():
         raise _refuse(entry, "it has no title")
@@ -165,45 +170,40 @@ def _made(entry: GameEntry, options: Mapping[str, Any], where: str) -> Rules:
     return rules
 
 
-def _add(entry: GameEntry) -> None:
-    _check(entry)
-    _entries[entry.name] = entry
-
-
 def register(entry: GameEntry) -> GameEntry:
     """Add a game; ``GameError`` saying what is wrong if the entry is incomplete or its name taken."""
-    _ensure()
-    _add(entry)
+    _check(entry)
+    _entries[entry.name] = entry
+    _order.append(entry.name)
     return entry
 
 
 def unregister(name: str) -> None:
     """Take a game out again (the tests' games do); the games of the package stay."""
-    entries = _ensure()
-    if name in _built_in:
+    if name in BUILT_IN:
         raise GameError(f"{name} is a game of the package: it cannot be unregistered")
-    if name not in entries:
+    if name not in _order:
         raise GameError(f"no game {name!r} is registered")
-    del entries[name]
+    _order.remove(name)
+    del _entries[name]
 
 
 def entry(name: str) -> GameEntry:
     """The entry of ``name`` (spaces and case aside); ``OptionError`` naming the games otherwise."""
-    entries = _ensure()
-    key = name.strip().lower() if isinstance(name, str) else name
-    found = entries.get(key) if isinstance(key, str) else None
-    if found is None:
-        raise OptionError(f"unknown game {name!r}; the games are: {', '.join(entries)}")
-    return found
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key is None or key not in _order:
+        raise OptionError(f"unknown game {name!r}; the games are: {', '.join(_order)}")
+    found = _entries.get(key)
+    return found if found is not None else _built_in(key)
 
 
 def names() -> tuple[str, ...]:
     """The registered games' names, the package's first, then in the order registered."""
-    return tuple(_ensure())
+    return tuple(_order)
 
 
 def entries() -> tuple[GameEntry, ...]:
-    return tuple(_ensure().values())
+    return tuple(entry(name) for name in _order)
 
 
 class Names(Sequence[str]):
@@ -220,10 +220,10 @@ class Names(Sequence[str]):
         return names()[i]
 
     def __len__(self) -> int:
-        return len(_ensure())
+        return len(_order)
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and name in _ensure()
+        return isinstance(name, str) and name in _order
 
     def __iter__(self) -> Iterator[str]:
         return iter(names())
@@ -240,4 +240,5 @@ class Names(Sequence[str]):
         return repr(names())
 
 
-__all__ = ["DummyPolicy", "GameEntry", "Names", "entries", "entry", "names", "register", "unregister"]
+__all__ = ["BUILT_IN", "DummyPolicy", "GameEntry", "Names", "entries", "entry", "names", "register",
+           "unregister"]

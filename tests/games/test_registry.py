@@ -3,7 +3,10 @@ with a part missing or broken is refused when it is registered, saying which par
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -24,6 +27,18 @@ def test_the_package_registers_its_three_games_in_order() -> None:
         games.load("poker")
     with pytest.raises(GameError, match="cannot be unregistered"):
         registry.unregister("durak")
+
+
+def test_a_game_of_the_package_is_imported_only_when_it_is_asked_for() -> None:
+    """Durak's table does not wait for the Spades and Azi engines to load (a tenth of a second)."""
+    code = ("import sys; from p2pcards import games; games.load('durak'); assert 'azi' in games.GAMES; "
+            "print(sorted(m for m in sys.modules if m.startswith('p2pcards.games.')"
+            " and m.count('.') == 2))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = ast.literal_eval(done.stdout)
+    assert "p2pcards.games.durak" in loaded
+    assert "p2pcards.games.spades" not in loaded and "p2pcards.games.azi" not in loaded
 
 
 def test_a_registered_game_is_a_game_everywhere_until_it_is_unregistered() -> None:
