@@ -282,6 +282,11 @@ class TricksState(HandState):
     def dealer(self) -> int:
         return self._dealer
 
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick as (seat, card) in play order."""
+        return tuple((s, c) for s, c, _ in self._trick())
+
     def hand(self, seat: int) -> tuple[Card, ...]:
         return tuple(self.card_at[p] for p in self.hand_positions(seat) if self.card_at[p] != UNKNOWN)
 

@@ -7,14 +7,17 @@ Normal everywhere, until its budget of work units (one per card played in a play
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from p2pcards.ai.budget import Work, units_for
 from p2pcards.games import CHANCE, TERMINAL, Action, Rules, View
-from p2pcards.games.cards import suit_of
+from p2pcards.games.cards import Card, suit_of
 from p2pcards.games.rng import Rng
-from tests.fourth_game.game import TricksView
+from tests.fourth_game.game import TricksState, TricksView
 
-UNITS_PER_SECOND = 100_000
-"""A playout of this game is a few cards: a round number, since nothing here is measured."""
+UNITS_PER_SECOND = 60_000
+"""Measured as for the package's games: ``ai.calibrate`` gave 77,000 to 95,000 units a second on the
+shared 2-core machine while others worked; the budget is set below the slower runs."""
 
 
 class EasyPlayer:
@@ -27,6 +30,17 @@ class EasyPlayer:
         return min(view.legal_actions)
 
 
+def normal_move(legal: Sequence[Action], trick: Sequence[tuple[int, Card]]) -> Action:
+    """Lead the highest card; follow with the lowest card that wins the trick, else the lowest."""
+    ordered = sorted(legal)
+    if not trick:
+        return ordered[-1]
+    led = suit_of(trick[0][1])
+    best = max(c for _, c in trick if suit_of(c) == led)
+    winning = [c for c in ordered if suit_of(c) == led and c > best]
+    return winning[0] if winning else ordered[0]
+
+
 class NormalPlayer:
     level = "normal"
 
@@ -34,14 +48,7 @@ class NormalPlayer:
         self.rules = rules
 
     def choose(self, view: View) -> Action:
-        legal = sorted(view.legal_actions)
-        trick = view.trick if isinstance(view, TricksView) else ()
-        if not trick:
-            return legal[-1]
-        led = suit_of(trick[0][1])
-        best = max(c for _, c in trick if suit_of(c) == led)
-        winning = [c for c in legal if suit_of(c) == led and c > best]
-        return winning[0] if winning else legal[0]
+        return normal_move(view.legal_actions, view.trick if isinstance(view, TricksView) else ())
 
 
 class HardPlayer:
@@ -51,13 +58,15 @@ class HardPlayer:
         self.rules = rules
         self.rng = Rng(seed)
         self.budget = units_for(rules.name) if budget is None else budget
-        self.normal = NormalPlayer(rules)
+        self.work = Work(0)
+        """The last decision's work (what ``ai.calibrate`` counts)."""
 
     def choose(self, view: View) -> Action:
         legal = list(view.legal_actions)
         if len(legal) == 1:
+            self.work = Work(0)
             return legal[0]
-        work = Work(self.budget)
+        work = self.work = Work(self.budget)
         totals = [0] * len(legal)
         while not work.over:
             work.begin()
@@ -70,7 +79,8 @@ class HardPlayer:
                     if state.to_act == CHANCE:
                         state.fulfil_known()
                         continue
-                    state.apply(self.normal.choose(state.view(state.to_act)))
+                    assert isinstance(state, TricksState)
+                    state.apply(normal_move(state.legal_actions(), state.trick))
                     work.spend(1)
                 result = state.result
                 totals[i] += result.tricks[view.seat] if result is not None else 0

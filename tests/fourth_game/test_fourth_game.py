@@ -47,8 +47,8 @@ def test_its_rules_are_refereed_like_any_game(fourth_game: GameEntry) -> None:
 def test_its_computer_players_play_every_level(fourth_game: GameEntry, level: str) -> None:
     rules = games.load("tricks", players=2)
     seats = [player(rules, level, seed, think_ms=5) for seed in range(2)]
-    assert players_of("tricks").units_per_second == 100_000
-    assert seats[0].budget == 500 if level == "hard" else True  # type: ignore[attr-defined]
+    assert players_of("tricks").units_per_second == 60_000
+    assert seats[0].budget == 300 if level == "hard" else True  # type: ignore[attr-defined]
     for h in range(3):
         deck = list(rules.deck)
         Rng(f"fourth/{h}").shuffle(deck)
