@@ -7,11 +7,10 @@ think time is a count of work units (``ai.budget``).
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from p2pcards.ai.base import LEVELS, Player
 from p2pcards.ai.budget import units_for
-from p2pcards.games import GAMES, OptionError, Rules
+from p2pcards.ai.registry import players_of
+from p2pcards.games import OptionError, Rules
 
 __all__ = ["LEVELS", "Player", "player"]
 
@@ -24,11 +23,12 @@ def player(rules: Rules, level: str, seed: int = 0, think_ms: int | None = None)
     key = level.strip().lower()
     if key not in LEVELS:
         raise OptionError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}")
-    if rules.name not in GAMES:
-        raise OptionError(f"no computer players for {rules.name!r}")
-    module = import_module(f"p2pcards.ai.{rules.name}")
+    try:
+        levels = players_of(rules.name).levels
+    except OptionError as exc:
+        raise OptionError(f"no computer players for {rules.name!r}: {exc}") from exc
     if key == "hard":
-        hard: Player = module.PLAYERS[key](rules, seed, budget=units_for(rules.name, think_ms))
+        hard: Player = levels[key](rules, seed, budget=units_for(rules.name, think_ms))
         return hard
-    made: Player = module.PLAYERS[key](rules, seed)
+    made: Player = levels[key](rules, seed)
     return made

@@ -1,10 +1,11 @@
 """How long Hard thinks: a budget counted in units of work, never measured by a clock.
 
 A person gives a computer player time (``--think SECONDS`` on ``play``, ``host`` and ``sim``, 1 s by
-default).  Hard turns that into a count of **work units** with ``UNITS_PER_SECOND`` (measured on the
-2-core reference machine, see docs/ai.md) and searches until the count is spent, or sooner when the
-choice is clear (``Tally``).  Counting work instead of timing it keeps every decision a function of
-the seed and the view: a tournament gives the same results for any ``--jobs``, and on any machine.
+default).  Hard turns that into a count of **work units** with its game's ``UNITS_PER_SECOND``
+(measured on the 2-core reference machine, see docs/ai.md; each game's players module gives it,
+``ai.registry``) and searches until the count is spent, or sooner when the choice is clear
+(``Tally``).  Counting work instead of timing it keeps every decision a function of the seed and the
+view: a tournament gives the same results for any ``--jobs``, and on any machine.
 
 A unit is one step of the search on the engine: a move of a playout, a position of an exact search,
 or (for the cost of drawing it) a share of one sampled deal; each game says what it counts.
@@ -14,9 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
-
-UNITS_PER_SECOND: dict[str, int] = {"durak": 500_000, "spades": 300_000, "azi": 350_000}
-"""Work units Hard gets through in one second of one core on the reference machine, per game."""
 
 DEFAULT_THINK_MS = 1000
 """The think time of a computer player when nobody chose one: one second."""
@@ -56,10 +54,18 @@ def default_think() -> int:
     return _default[0]
 
 
+def units_per_second(game: str) -> int:
+    """Work units Hard gets through in one second of one core on the reference machine, for ``game``
+    (its players module's ``UNITS_PER_SECOND``; ``OptionError`` naming what is missing)."""
+    from p2pcards.ai.registry import players_of  # the players modules import this one
+
+    return players_of(game).units_per_second
+
+
 def units_for(game: str, ms: int | None = None) -> int:
     """The work units of a think time of ``ms`` milliseconds (the process default when None)."""
     ms = default_think() if ms is None else ms
-    return max(1, ms * UNITS_PER_SECOND[game] // 1000)
+    return max(1, ms * units_per_second(game) // 1000)
 
 
 class Work:

@@ -1,5 +1,6 @@
 """How many work units Hard gets through in a second, per game: the measurement behind
-``budget.UNITS_PER_SECOND`` (``python -m p2pcards.ai.calibrate GAME [HANDS] [THINK_S]``).
+each game's ``UNITS_PER_SECOND`` (``ai.registry``;
+``python -m p2pcards.ai.calibrate GAME [HANDS] [THINK_S]``).
 
 Hard (at ``THINK_S`` seconds' worth of units by the current table) plays ``HANDS`` hands on the
 engine against Normal players; every decision that searched is timed with ``time.perf_counter``
@@ -15,7 +16,7 @@ import time
 from decimal import Decimal
 
 from p2pcards.ai import player
-from p2pcards.ai.budget import UNITS_PER_SECOND
+from p2pcards.ai.budget import units_per_second
 from p2pcards.games import CHANCE, TERMINAL, load
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
@@ -70,7 +71,7 @@ def main(argv: list[str]) -> int:
         return 1
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     print(f"{game}: {units} units in {seconds:.2f} s = {units / seconds:,.0f} units/s "
-          f"(table: {UNITS_PER_SECOND[game]:,}); {len(times)} decisions, median "
+          f"(table: {units_per_second(game):,}); {len(times)} decisions, median "
           f"{times[len(times) // 2] * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms; "
           f"{len(forced)} forced, max {forced[-1] * 1000 if forced else 0:.2f} ms")
     return 0

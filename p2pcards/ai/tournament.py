@@ -174,11 +174,16 @@ def register(adapter: Adapter, unit: str | None = None) -> None:
 
 
 def _import_game(game: str) -> None:
+    """Import the players module ``game``'s registration names: a module that has adapters registers
+    them when it is imported."""
     if game not in _ADAPTERS:
+        from p2pcards.games.registry import entry
+
+        module = entry(game).players
         try:
-            import_module(f"p2pcards.ai.{game}")
+            import_module(module)
         except ModuleNotFoundError as exc:
-            if exc.name != f"p2pcards.ai.{game}":
+            if exc.name != module:
                 raise
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from p2pcards import games
+from p2pcards.games import registry
 from p2pcards.games.playout import random_hand
 from p2pcards.games.rng import Rng
 
@@ -21,6 +22,15 @@ CASES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("durak", "Durak hand, 4 players", {"players": 4}),
     ("azi", "Azi hand, 4 players", {"players": 4}),
 )
+"""The package's games as docs/performance.md has measured them (the same labels and tables)."""
+
+
+def cases() -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    """``CASES``, then every other registered game at the seats its registration names."""
+    known = {game for game, _, _ in CASES}
+    more = tuple((e.name, f"{e.title} hand, {e.seats} players", {"players": e.seats})
+                 for e in registry.entries() if e.name not in known)
+    return CASES + more
 
 
 def _rate(one_hand: Callable[[], object], seconds: float) -> tuple[int, float]:
@@ -140,7 +150,7 @@ def run(seconds: float = 3.0, seed: int = 1) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     reference = _openspiel_spades(seed)
     ratio = None
-    for game, label, options in CASES:
+    for game, label, options in cases():
         ours = _ours(game, options, seed)
         moves = _moves_per_hand(game, options, seed)
         if game == "spades" and reference is not None:

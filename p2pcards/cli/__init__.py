@@ -168,6 +168,13 @@ def _closed_output(exc: BaseException) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
+    from p2pcards import extensions  # games registered from outside, before any list of games is read
+
+    try:
+        extensions.load()
+    except extensions.ExtensionError as exc:
+        print(f"p2pcards: error: {exc}", file=sys.stderr)
+        return 2
     parser = build_parser(_command(args_in))
     args = parser.parse_args(args_in)
     try:

@@ -29,9 +29,6 @@ VALUES = {
 }
 """Values of the options argparse does not check itself (their commands do, with better words)."""
 
-CHOICES = {"deck": (36, 52), "deal": (3, 4)}
-"""Table options that take one of a few numbers: offered as ``-o deck=52``."""
-
 IDS = {"game_id": "unfinished", "game_ids": "all", "journal": "all"}
 """Positionals that name saved games, and which of them are offered (``resume``: the unfinished)."""
 
@@ -67,19 +64,20 @@ class Command:
 
 def option_words() -> tuple[str, ...]:
     """What ``-o`` offers: every table option of every game as ``name=value`` (``transfer=on``,
-    ``transfer=off``, ``deck=52``), or ``name=`` for a number or a text of the player's own."""
-    from p2pcards.games import GAMES, load
+    ``transfer=off``, ``deck=52``: the values a game's registration lists in ``choices``), or ``name=``
+    for a number or a text of the player's own."""
+    from p2pcards.games import registry
 
     found: set[str] = set()
-    for game in GAMES:
-        rules = load(game)
+    for game in registry.entries():
+        rules = game.load()
         for name, default in (*rules.options, *getattr(rules, "variants", {}).items()):
             if name == "players":
                 continue  # ``--players`` says it
             if isinstance(default, bool):
                 found.update((f"{name}=on", f"{name}=off"))
-            elif name in CHOICES:
-                found.update(f"{name}={v}" for v in CHOICES[name])
+            elif name in game.choices:
+                found.update(f"{name}={v}" for v in game.choices[name])
             else:
                 found.add(f"{name}=")
     return tuple(sorted(found))

@@ -11,6 +11,7 @@ from rich.markdown import Markdown
 from p2pcards import games
 from p2pcards.cli.common import UsageError
 from p2pcards.cli.pager import page
+from p2pcards.games import registry
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,10 +22,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def rules_text(game: str) -> str:
-    key = game.strip().lower()
-    if key not in games.GAMES:
-        raise UsageError(f"unknown game {game!r}; the games are: {', '.join(games.GAMES)}")
-    return resources.files("p2pcards").joinpath("rules_text", f"{key}.md").read_text(encoding="utf-8")
+    try:
+        package, path = registry.entry(game).rules_page  # its registration says where its page is
+    except games.OptionError as exc:
+        raise UsageError(str(exc)) from None
+    return resources.files(package).joinpath(path).read_text(encoding="utf-8")
 
 
 def sections(text: str) -> list[tuple[str, str]]:

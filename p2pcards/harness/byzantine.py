@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pcards import deal
 from p2pcards.deal.keys import hand_key_from_secret
-from p2pcards.games import ActionError, HandState
+from p2pcards.games import ActionError, HandState, registry
 from p2pcards.games.cards import card_text
 from p2pcards.games.rng import Rng
 from p2pcards.table.attempt import Attempt
@@ -29,7 +29,7 @@ BEHAVIOURS: tuple[str, ...] = (
     "bad-proof",  # a corrupted proof of shuffle
     "bad-share",  # a corrupted decryption share
     "illegal",  # an action the rules forbid
-    "renege",  # a card that breaks follow-suit, which only the audit can see (Spades, Azi)
+    "renege",  # a card that breaks follow-suit, which only the audit can see (GameEntry.renege: Spades, Azi)
     "wrong-head",  # an action bound to a head that is not the log's
     "withhold",  # never sends its shares
     "bad-key-proof",  # a hand key revealed with a corrupted proof of knowledge
@@ -209,7 +209,7 @@ class ByzantineTable(Table):
                     try:
                         probe.apply(a)
                     except ActionError as exc:
-                        if exc.rule in ("S6", "A10"):
+                        if exc.rule in registry.entry(self.rules.name).renege:
                             self.cheated = True
                             return text
             return None

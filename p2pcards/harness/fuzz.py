@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from p2pcards.games import ActionError
+from p2pcards.games import ActionError, registry
 from p2pcards.games.rng import Rng
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
@@ -188,14 +188,6 @@ class _Mutator:
         return [m for m in made if m is not None]
 
 
-LONGER: dict[str, dict[str, Any]] = {
-    "durak": {"series_hands": 3},
-    "spades": {"target": 150},
-    "azi": {"hands": 5},
-}
-"""Matches of a few hands, so that sealed hands, the next hands and the end are all fuzzed."""
-
-
 def fuzz(
     game: str, *, peers: int = 3, seed: int = 1, dealer: str = "seeded", budget: int = 2_000, rate: int = 8
 ) -> FuzzReport:
@@ -210,7 +202,9 @@ def fuzz(
     genesis = make_genesis(
         game,
         [(f"p{i}", public_bytes(k)) for i, k in enumerate(keys)],
-        options=LONGER.get(game, {}),
+        # a match of a few hands (its registration's), so that sealed hands, the next hands and the
+        # end are all fuzzed
+        options=dict(registry.entry(game).longer),
         dealer=dealer,
         seed=seed if dealer == "seeded" else 0,
         nonce=seed.to_bytes(8, "big"),

@@ -166,6 +166,12 @@ def main() -> None:
     os.dup2(2, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _lower_priority()
+    from p2pcards import extensions
+
+    # the games registered from outside (P2PCARDS_GAMES) as in the parent; one that will not load is
+    # reported by the decision that needs it, as an unknown game
+    with contextlib.suppress(extensions.ExtensionError):
+        extensions.load()
     try:
         serve(sys.stdin.buffer, answers)
     finally:  # an answer that cannot be written (the parent is gone): end, never linger

@@ -579,15 +579,10 @@ def _honest_dealt(att: Attempt) -> None:
 
 
 def _dummy_policy(game: str) -> DummyPolicy | None:
-    """The game's policy for open dummies (Spades), if it has one."""
-    try:
-        from importlib import import_module
+    """The game's policy for open dummies (Spades), as its registration gives it (None: it has none)."""
+    from p2pcards.games.registry import entry
 
-        module = import_module(f"p2pcards.games.{game}.dummy")
-    except ImportError:
-        return None
-    choose: DummyPolicy = module.choose
-    return choose
+    return entry(game).dummy
 
 
 __all__ = ["DISCONNECTED_MS", "RETRY_MS", "UNPLACED_BYTES_PER_PEER", "SecretSource", "Table"]

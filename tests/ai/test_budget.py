@@ -3,6 +3,9 @@ forced moves without any search, and results that depend on the seed alone."""
 
 from __future__ import annotations
 
+import dataclasses
+import sys
+import types
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,12 +14,13 @@ import pytest
 from p2pcards import sim as S
 from p2pcards.ai import budget, player
 from p2pcards.ai import tournament as T
-from p2pcards.ai.budget import AGREE, UNITS_PER_SECOND, Tally, Work, parse_think, units_for
-from p2pcards.games import CHANCE, TERMINAL, OptionError, Rules, View, load
+from p2pcards.ai.budget import AGREE, Tally, Work, parse_think, units_for, units_per_second
+from p2pcards.ai.registry import players_of
+from p2pcards.games import CHANCE, GAMES, TERMINAL, OptionError, Rules, View, load, registry
 from p2pcards.games.playout import fulfil_from
 from p2pcards.games.rng import Rng
-
-GAMES = ("durak", "spades", "azi")
+from tests.fourth_game import GAME as TRICKS
+from tests.fourth_game.players import EasyPlayer, HardPlayer
 
 
 def rules_of(game: str) -> Rules:
@@ -42,8 +46,7 @@ def decisions(game: str, hands: int = 2, seed: int = 5) -> Iterator[View]:
 
 def hard(game: str, units: int, seed: int = 1) -> Any:
     rules = rules_of(game)
-    module = __import__(f"p2pcards.ai.{game}", fromlist=["PLAYERS"])
-    return module.PLAYERS["hard"](rules, seed, budget=units)
+    return players_of(game).levels["hard"](rules, seed, budget=units)
 
 
 # --------------------------------------------------------------------------- seconds and units
@@ -52,11 +55,45 @@ def hard(game: str, units: int, seed: int = 1) -> Any:
 def test_think_seconds_become_work_units_by_the_measured_rate() -> None:
     assert parse_think("1") == 1000 and parse_think("2.5") == 2500 and parse_think(" 0.1 ") == 100
     for game in GAMES:
-        assert units_for(game, 1000) == UNITS_PER_SECOND[game]
-        assert units_for(game, 100) == UNITS_PER_SECOND[game] // 10
-        assert player(rules_of(game), "hard", 1, 250).budget == UNITS_PER_SECOND[game] // 4  # type: ignore[attr-defined]
+        assert units_for(game, 1000) == units_per_second(game)
+        assert units_for(game, 100) == units_per_second(game) // 10
+        assert player(rules_of(game), "hard", 1, 250).budget == units_per_second(game) // 4  # type: ignore[attr-defined]
+    assert (units_per_second("durak"), units_per_second("spades"), units_per_second("azi")) == (
+        500_000, 300_000, 350_000)  # docs/ai.md's table
     budget.set_default_think(2000)
-    assert player(rules_of("azi"), "hard", 1).budget == 2 * UNITS_PER_SECOND["azi"]  # type: ignore[attr-defined]
+    assert player(rules_of("azi"), "hard", 1).budget == 2 * units_per_second("azi")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("parts", "says"),
+    [
+        ({"PLAYERS": "nobody"}, "define no PLAYERS"),
+        ({"PLAYERS": {"easy": EasyPlayer, "normal": EasyPlayer}, "UNITS_PER_SECOND": 10},
+         "have no hard player"),
+        ({"PLAYERS": {"easy": EasyPlayer, "normal": EasyPlayer, "hard": HardPlayer}}, "give Hard no budget"),
+        ({"PLAYERS": {"easy": EasyPlayer, "normal": EasyPlayer, "hard": HardPlayer}, "UNITS_PER_SECOND": 0},
+         "give Hard no budget"),
+    ],
+)
+def test_a_game_whose_players_lack_a_part_is_refused_before_any_player_plays(
+    parts: dict[str, Any], says: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A missing budget was a ``KeyError`` the first time Hard played: now no level of the game is made,
+    and the message names the game, its players module and the part missing."""
+    module = types.ModuleType("tests.ai.partial_players")
+    for name, value in parts.items():
+        setattr(module, name, value)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    registry.register(dataclasses.replace(TRICKS, players=module.__name__))
+    try:
+        where = r"the computer players of tricks \(tests.ai.partial_players\)"
+        for level in ("easy", "hard"):
+            with pytest.raises(OptionError, match=f"{where} {says}"):
+                player(load("tricks"), level, 1)
+        with pytest.raises(OptionError, match=says):
+            units_for("tricks", 1000)
+    finally:
+        registry.unregister("tricks")
 
 
 @pytest.mark.parametrize("text", ["", "soon", "0", "-1", "nan", "inf", "0.0001", "601"])

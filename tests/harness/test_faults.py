@@ -10,14 +10,15 @@ the scenarios no case plays."""
 
 import pytest
 
+from p2pcards.games import registry
 from p2pcards.harness.byzantine import BEHAVIOURS
 from p2pcards.harness.conformance import CASES
 from p2pcards.harness.run import run_game
 
-GAMES = [("durak", 3), ("spades", 4), ("azi", 4)]
-LONGER = {"durak": {"series_hands": 3}, "spades": {}, "azi": {"hands": 4}}
-"""Matches of several hands, so that a seat can leave, be voted out and come back, and sealed hands
-exist for late attacks to aim at."""
+GAMES = [(entry.name, entry.seats) for entry in registry.entries()]
+LONGER = {entry.name: dict(entry.longer) for entry in registry.entries()}
+"""Matches of several hands (each game's registration's), so that a seat can leave, be voted out and
+come back, and sealed hands exist for late attacks to aim at."""
 
 
 @pytest.mark.parametrize(("game", "peers"), [("durak", 3), ("azi", 4)])  # Spades: case 3.4.1

@@ -4,10 +4,11 @@ the replicas of a game, and never get an innocent seat named."""
 
 import pytest
 
+from p2pcards.games import registry
 from p2pcards.harness.fuzz import fuzz
 
 
-@pytest.mark.parametrize(("game", "peers"), [("durak", 3), ("spades", 4), ("azi", 4)])
+@pytest.mark.parametrize(("game", "peers"), [(entry.name, entry.seats) for entry in registry.entries()])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_mutated_frames_find_nothing(game: str, peers: int, seed: int) -> None:
     report = fuzz(game, peers=peers, seed=seed, budget=250, rate=3)

@@ -11,8 +11,10 @@ from p2pcards.ai.azi.hard import HardPlayer
 from p2pcards.ai.azi.normal import NormalPlayer
 
 PLAYERS = {"easy": EasyPlayer, "normal": NormalPlayer, "hard": HardPlayer}
+UNITS_PER_SECOND = 350_000
+"""Work units Hard gets through in one second of one core on the reference machine (``ai.budget``)."""
 
-__all__ = ["PLAYERS", "EasyPlayer", "HardPlayer", "NormalPlayer"]
+__all__ = ["PLAYERS", "UNITS_PER_SECOND", "EasyPlayer", "HardPlayer", "NormalPlayer"]
 
 from p2pcards.ai.azi.adapter import AziAdapter  # noqa: E402
 from p2pcards.ai.tournament import register  # noqa: E402

@@ -7,12 +7,29 @@ Actions are listed in ``actions``; the flow of a hand in ``hand``; the play of t
 search copy, in ``play``.
 """
 
-from p2pcards.games.azi.hand import AziHand
+from p2pcards.games.azi.hand import PHASE_NAMES, AziHand
 from p2pcards.games.azi.match import AziMatch
 from p2pcards.games.azi.result import AziResult, settle_pot
 from p2pcards.games.azi.rules import AziRules
 from p2pcards.games.azi.view import AziView
+from p2pcards.games.registry import GameEntry
 
 Rules = AziRules
 
-__all__ = ["AziHand", "AziMatch", "AziResult", "AziRules", "AziView", "Rules", "settle_pot"]
+GAME = GameEntry(
+    name="azi",
+    title="Azi",
+    rules=AziRules,
+    phases=PHASE_NAMES,
+    tables=({"players": 2}, {"players": 4, "deal": 4}, {"players": 6, "blind": False}),
+    players="p2pcards.ai.azi",
+    rules_page=("p2pcards", "rules_text/azi.md"),
+    seats=4,
+    longer={"hands": 5},
+    face="p2pcards.cli.screen.faces.azi",
+    renege=("A10",),
+    choices={"deal": (3, 4)},
+)
+"""Azi in the one list of games (``games.registry``)."""
+
+__all__ = ["GAME", "AziHand", "AziMatch", "AziResult", "AziRules", "AziView", "Rules", "settle_pot"]

@@ -1,10 +1,12 @@
-"""Each game's drawing and wording, one module per game, found by the game's name.
+"""Each game's drawing and wording, one module per game, named by the game's registration.
 
-``face_for("durak", names, me)`` imports ``p2pcards.cli.screen.faces.durak`` and builds its ``Face``:
+``face_for("durak", names, me)`` imports the module Durak's ``GameEntry.face`` names
+(``p2pcards.cli.screen.faces.durak``) and builds its ``Face``:
 the screen asks it to draw the table, name moves, explain what a move led to, give the menu's hints
 and describe results, and nothing else in the screen knows which game is played.  A fourth game
-needs one new module here with a ``Face`` subclass; a game without one gets ``Face`` itself, which
-shows the hand and the moves as the engine writes them.
+needs one new module (here, or anywhere its registration names) with a ``Face`` subclass; a game
+registered without one gets ``Face`` itself, which shows the hand and the moves as the engine writes
+them.
 """
 
 from __future__ import annotations
@@ -183,12 +185,14 @@ def card_or_none(c: int) -> str | None:
 
 
 def face_for(game: str, names: Sequence[str], me: int) -> Face:
-    """The face of ``game`` (``Face`` itself for a game without a module of its own)."""
-    try:
-        module = import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError:
+    """The face of ``game``, from the module its registration names (``Face`` itself for a game
+    registered without one)."""
+    from p2pcards.games.registry import entry
+
+    module_name = entry(game).face
+    if module_name is None:
         return Face(names, me)
-    face: Face = module.Face(names, me)
+    face: Face = import_module(module_name).Face(names, me)
     return face
 
 
