@@ -40,10 +40,11 @@ from p2pcards.cli.common import (
 )
 from p2pcards.cli.pager import page
 from p2pcards.cli.rules import rules_page, rules_text
-from p2pcards.cli.screen import menu, questions, words
+from p2pcards.cli.screen import going_on, menu, questions, words
+from p2pcards.cli.screen.events import game_screen
 from p2pcards.cli.screen.helptext import help_text
-from p2pcards.cli.screen.output import Terminal
-from p2pcards.cli.screen.screen import GameScreen, renders
+from p2pcards.cli.screen.screen import GameScreen
+from p2pcards.cli.terminal import Terminal
 from p2pcards.games import ActionError, View
 from p2pcards.local import DEALERS, NAMES, LocalRoom, Notice, Thinking
 from p2pcards.table import outputs as out
@@ -224,7 +225,9 @@ class Session:
         self.term = Terminal(console or Console(highlight=False), json_mode=json_mode)
         self._read = read
         self.names = room.names
-        self.screen = GameScreen(self.term, room.genesis, room.viewpoint, lambda: room.table, room.names)
+        self.screen = game_screen(self.term, room.genesis, room.viewpoint, lambda: room.table, room.names)
+        self.screen.register(_thinking, Thinking)
+        self.screen.register(_notice, Notice)
         self.game = room.rules.name
         self.kept: bool | None = None
         """Whether a game left unfinished is kept for later (None: not asked)."""
@@ -352,7 +355,7 @@ class Session:
             if standings:
                 said += f" {standings[:1].upper()}{standings[1:]}"
             self.screen.say(Text(said, style="bold"))
-        self.screen.ask_if_out()
+        going_on.ask_if_out(self.screen)
 
     def _table_event(self, event: object) -> None:
         if isinstance(event, out.YourTurn) and self.room.human is None:
@@ -580,12 +583,10 @@ class Session:
 # ============================================================================ the room's own events
 
 
-@renders(Thinking)
 def _thinking(screen: GameScreen, event: Thinking) -> None:
     screen.thinking(event.seat)
 
 
-@renders(Notice)
 def _notice(screen: GameScreen, event: Notice) -> None:
     screen.note(event.text, event.seat)
 

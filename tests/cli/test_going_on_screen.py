@@ -17,10 +17,10 @@ import pytest
 from rich.console import Console
 
 from p2pcards.cli.lan.game import display_names
-from p2pcards.cli.screen import questions
-from p2pcards.cli.screen.output import Terminal
+from p2pcards.cli.screen import going_on, questions
+from p2pcards.cli.screen.events import game_screen
 from p2pcards.cli.screen.schema import problems
-from p2pcards.cli.screen.screen import GameScreen
+from p2pcards.cli.terminal import Terminal
 from p2pcards.harness import network, run
 from p2pcards.harness.run import GameReport, run_game
 from p2pcards.table import outputs as out
@@ -37,8 +37,8 @@ class Seat:
         self.lines = io.StringIO()
         console = Console(file=self.text, width=80, color_system=None, highlight=False)
         self.screens = [
-            GameScreen(Terminal(console), net.genesis, seat, lambda: net.peers[seat].table, names),
-            GameScreen(Terminal(json_mode=True, stream=self.lines), net.genesis, seat,
+            game_screen(Terminal(console), net.genesis, seat, lambda: net.peers[seat].table, names),
+            game_screen(Terminal(json_mode=True, stream=self.lines), net.genesis, seat,
                        lambda: net.peers[seat].table, names),
         ]
         self.asked: list[questions.Question] = []
@@ -50,7 +50,7 @@ class Seat:
             screen.render(event)
             if screen.summing_up:  # as the LAN game does at its next tick: caught up, so ask
                 screen.summing_up = ""
-                screen.ask_if_out()
+                going_on.ask_if_out(screen)
 
     def said(self) -> str:
         return self.text.getvalue()

@@ -17,13 +17,13 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from p2pcards.cli.common import program
-from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
 from p2pcards.cli.rules import rules_page
 from p2pcards.cli.screen import going_on, menu, questions, words
 from p2pcards.cli.screen.asking import OpenQuestions
+from p2pcards.cli.screen.events import game_screen
 from p2pcards.cli.screen.helptext import help_text
-from p2pcards.cli.screen.output import Terminal
-from p2pcards.cli.screen.screen import GameScreen, renders
+from p2pcards.cli.screen.screen import GameScreen
+from p2pcards.cli.terminal import EndOfInput, Lines, Terminal
 from p2pcards.games import ActionError, View
 from p2pcards.net.node import BotError, Node, NodeEvent, PeerDown, PeerUp, Thinking
 from p2pcards.store import paths as store_paths
@@ -91,7 +91,7 @@ class LanGame:
     def __init__(
         self,
         node: Node,
-        out_: Out,
+        out_: Terminal,
         *,
         lines: Lines | None,
         auto: str | None = None,
@@ -100,8 +100,7 @@ class LanGame:
         linger: float = LINGER,
     ) -> None:
         self.node = node
-        self.out = out_
-        self.term = Terminal(out_.console, json_mode=out_.json)
+        self.term = self.out = out_
         self.lines = lines
         self.auto = auto
         self.computers = frozenset(computers)
@@ -113,8 +112,10 @@ class LanGame:
         self.me = node.seat
         self.real_names = tuple(s.name for s in self.genesis.seats)
         self.names = display_names(self.real_names, self.me)
-        self.screen = GameScreen(self.term, self.genesis, self.me, lambda: node.table, self.names)
-        self.screen.lan = self  # type: ignore[attr-defined]  # for the network's own renderers below
+        self.screen = game_screen(self.term, self.genesis, self.me, lambda: node.table, self.names)
+        self.screen.register(self._peer, PeerUp, PeerDown)
+        self.screen.register(_thinking, Thinking)
+        self.screen.register(_bot_error, BotError)
         self.game = self.rules.name
         self.game_id = self.genesis.game_id
         self.turn: out.YourTurn | None = None
@@ -547,7 +548,7 @@ class LanGame:
             self.screen.summing_up = ""
             self._away_summary()
             if not self.questions.open:
-                self.screen.ask_if_out()
+                going_on.ask_if_out(self.screen)
             self._ask()
             return
         before = self.questions.current
@@ -655,56 +656,55 @@ class LanGame:
             self.screen.say(words.with_command("Come back to this game with",
                                                 f"{program()} resume {game_id[:12]}", width, "bold"))
 
+    # ================================================================ the network's own events
+
+    def _peer(self, screen: GameScreen, event: PeerUp | PeerDown) -> None:
+        """A peer's link came up or went down (this screen's renderer of both)."""
+        name = screen.names[event.seat]
+        real = screen.real_names[event.seat]
+        if isinstance(event, PeerUp):
+            known = event.seat in self.connected
+            self.connected.add(event.seat)
+            self.dropped.discard(event.seat)
+            screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": True})
+            if event.seat in self.table.seats_out:
+                screen.say(Text(f"{name}'s program is connected again: {name} follows the game and may "
+                                "ask to play again.", style="dim"))
+            elif event.seat not in self.computers:
+                back = "back: the connection was restored" if known else "connected"
+                screen.say(Text(f"{name} is {back}.", style="dim"))
+            return
+        if self.finished or self.done.is_set():
+            return
+        self.dropped.add(event.seat)
+        screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": False,
+                          "reason": event.reason})
+        if event.seat in self.table.seats_out or event.seat in screen.out_of_match:
+            screen.say(Text(f"{name}'s program is no longer connected ({event.reason}).", style="dim"))
+            return
+        gone = words.duration(DISCONNECTED_MS // 1000)
+        then = "you are asked whether to go on without them" if self.auto is None else \
+            "the table may go on without them"
+        if event.left:
+            if self.genesis.runner_of(event.seat) is not None:
+                runner = laptop(self.genesis, screen.names, self.me, event.seat)
+                screen.say(Text(f"{name}, the computer player {runner} runs, left the game with it.",
+                                style="yellow"))
+                return
+            screen.say(Text(f"{name} left the game (quit). When the game waits for {name}, {then}; {name} "
+                            "may come back to this game later and ask to be dealt in again.", style="yellow"))
+            return
+        screen.say(Text(f"Lost the connection to {name} ({event.reason}). If {name}'s program is still "
+                        f"running it reconnects; if nothing comes from {name}'s laptop for {gone} while the "
+                        f"game waits for them, {then}.", style="yellow"))
+
 
 # ============================================================================ the network's own events
 
 
-@renders(PeerUp, PeerDown)
-def _peer(screen: GameScreen, event: PeerUp | PeerDown) -> None:
-    game: LanGame = screen.lan  # type: ignore[attr-defined]
-    name = screen.names[event.seat]
-    real = screen.real_names[event.seat]
-    if isinstance(event, PeerUp):
-        known = event.seat in game.connected
-        game.connected.add(event.seat)
-        game.dropped.discard(event.seat)
-        screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": True})
-        if event.seat in game.table.seats_out:
-            screen.say(Text(f"{name}'s program is connected again: {name} follows the game and may ask to "
-                            "play again.", style="dim"))
-        elif event.seat not in game.computers:
-            back = "back: the connection was restored" if known else "connected"
-            screen.say(Text(f"{name} is {back}.", style="dim"))
-        return
-    if game.finished or game.done.is_set():
-        return
-    game.dropped.add(event.seat)
-    screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": False, "reason": event.reason})
-    if event.seat in game.table.seats_out or event.seat in screen.out_of_match:
-        screen.say(Text(f"{name}'s program is no longer connected ({event.reason}).", style="dim"))
-        return
-    gone = words.duration(DISCONNECTED_MS // 1000)
-    then = "you are asked whether to go on without them" if game.auto is None else \
-        "the table may go on without them"
-    if event.left:
-        if game.genesis.runner_of(event.seat) is not None:
-            runner = laptop(game.genesis, screen.names, game.me, event.seat)
-            screen.say(Text(f"{name}, the computer player {runner} runs, left the game with it.",
-                            style="yellow"))
-            return
-        screen.say(Text(f"{name} left the game (quit). When the game waits for {name}, {then}; {name} may "
-                        "come back to this game later and ask to be dealt in again.", style="yellow"))
-        return
-    screen.say(Text(f"Lost the connection to {name} ({event.reason}). If {name}'s program is still running "
-                    f"it reconnects; if nothing comes from {name}'s laptop for {gone} while the game waits "
-                    f"for them, {then}.", style="yellow"))
-
-
-@renders(Thinking)
 def _thinking(screen: GameScreen, event: Thinking) -> None:
     screen.thinking(event.seat)
 
 
-@renders(BotError)
 def _bot_error(screen: GameScreen, event: BotError) -> None:
     screen.note(f"{screen.names[event.seat]}: {event.message}", seat=event.seat)

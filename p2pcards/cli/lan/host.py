@@ -30,7 +30,7 @@ from p2pcards.cli.lan.admission import Admission
 from p2pcards.cli.lan.game import LanGame
 from p2pcards.cli.lan.runner import Context, LanError, play_seat, run_trio
 from p2pcards.cli.lan.summary import options_line
-from p2pcards.cli.lan.terminal import Lines, Out
+from p2pcards.cli.terminal import Lines, Terminal
 from p2pcards.local import DEALERS
 from p2pcards.net.discovery import Advertisement, advertise
 from p2pcards.net.lobby import HostedGame, Lobby, LobbyError
@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     config = HostConfig.from_args(args)
-    out = Out(args.json)
+    out = Terminal(json_mode=args.json)
     return run_trio(lambda context: host(config, context), out)
 
 
@@ -199,7 +199,7 @@ async def host(config: HostConfig, context: Context) -> int:
     if config.dealer != "mental":
         out.warn("the seeded dealer is for tests only: its deck order is public, so every card can be "
                  "known; joiners refuse it unless they pass `join --allow-seeded-dealer`")
-    lines = Lines()
+    lines = Lines(out)
     reading = config.auto is None or not config.admit_all or out.interactive
     async with trio.open_nursery() as root:
         if reading:
@@ -218,7 +218,7 @@ async def host(config: HostConfig, context: Context) -> int:
     return code
 
 
-async def _announce_playing(advertisement: Advertisement, out: Out) -> None:
+async def _announce_playing(advertisement: Advertisement, out: Terminal) -> None:
     try:
         await advertisement.update(free=0, playing=True)
     except Exception as exc:  # the announcement is a convenience
@@ -226,7 +226,7 @@ async def _announce_playing(advertisement: Advertisement, out: Out) -> None:
 
 
 async def _gather(
-    lobby: Lobby, config: HostConfig, out: Out, lines: Lines | None, advertisement: Advertisement | None
+    lobby: Lobby, config: HostConfig, out: Terminal, lines: Lines | None, advertisement: Advertisement | None
 ) -> tuple[HostedGame, list[GameStore]] | None:
     """The lobby until the game starts (its nodes and their journals) or the host closes the table."""
     stores: list[GameStore] = []
@@ -285,7 +285,9 @@ async def _play(
 
 
 @contextlib.asynccontextmanager
-async def _advertising(lobby: Lobby, config: HostConfig, out: Out) -> AsyncIterator[Advertisement | None]:
+async def _advertising(
+    lobby: Lobby, config: HostConfig, out: Terminal
+) -> AsyncIterator[Advertisement | None]:
     interfaces = config.mdns_interfaces()
     async with contextlib.AsyncExitStack() as stack:
         advertisement: Advertisement | None = None
@@ -308,7 +310,7 @@ def join_commands(table: str | None, addresses: list[str], code: str | None) -> 
     return commands + [f"p2pcards join {address}{suffix}" for address in addresses]
 
 
-def _announce(lobby: Lobby, config: HostConfig, out: Out, advertisement: Advertisement | None) -> None:
+def _announce(lobby: Lobby, config: HostConfig, out: Terminal, advertisement: Advertisement | None) -> None:
     addresses = [f"{a}:{lobby.port}" for a in config.join_addresses()]
     table = advertisement.name if advertisement is not None else lobby.table_name
     rules = load_rules(config.game, {**config.options, "players": config.players})
@@ -327,7 +329,7 @@ def _announce(lobby: Lobby, config: HostConfig, out: Out, advertisement: Adverti
     head = Text(f"Hosting {table!r}: {config.game.capitalize()}, {config.players} seats, {dealer}",
                 style="bold")
     if cell_len(head.plain) + 4 <= out.console.width:
-        out.console.rule(head)
+        out.rule(head)
     else:
         out.say(head)  # a rule would cut its title: a line that wraps between words instead
     # on a line of its own (it wraps between options, never inside one), only what is not as usual
