@@ -91,7 +91,7 @@ class LanGame:
     def __init__(
         self,
         node: Node,
-        out_: Terminal,
+        term: Terminal,
         *,
         lines: Lines | None,
         auto: str | None = None,
@@ -100,7 +100,7 @@ class LanGame:
         linger: float = LINGER,
     ) -> None:
         self.node = node
-        self.term = self.out = out_
+        self.term = term
         self.lines = lines
         self.auto = auto
         self.computers = frozenset(computers)
@@ -147,7 +147,7 @@ class LanGame:
     # ================================================================ running
 
     async def play(self, nodes: Sequence[Node]) -> int:
-        self.out.hide_status()
+        self.term.hide_status()
         self.intro()
         async with trio.open_nursery() as nursery:
             self.screen.replaying = True
@@ -547,6 +547,15 @@ class LanGame:
                                      "longer than this screen can know: they may be asked already whether to "
                                      "go on without you. Move now to stay in the hand.", style="bold yellow"))
             return
+        if waited * 1000 >= self.genesis.timeout_ms:
+            # Run out: the others' tables now ask their people (or vote) whether to go on without this
+            # seat; nothing of it reaches this table until they have decided, so it is said from here.
+            if (step, 0) not in self._clock_said and self._others_asked():
+                self._clock_said.add((step, 0))
+                self.term.emit({"event": "move_clock", "step": step, "seconds_left": 0})
+                self.screen.say(Text("Your move clock ran out: the others are being asked whether to go on "
+                                     "without you. Move now to stay in the hand.", style="bold yellow"))
+            return
         left = int(self.genesis.timeout_ms / 1000 - waited)
         marks = [m for m in MOVE_CLOCK_MARKS_S if left <= m and (step, m) not in self._clock_said]
         if not marks or left < 0:
@@ -555,6 +564,16 @@ class LanGame:
         self.term.emit({"event": "move_clock", "step": step, "seconds_left": max(0, left)})
         self.screen.say(Text(f"Your move clock: {words.duration(max(0, left))} left; then the others may go "
                              "on without you.", style="bold yellow"))
+
+    def _others_asked(self) -> bool:
+        """Whether anyone is asked about this seat once its move clock ran out: another laptop's seat,
+        connected and still at the table (this laptop's own computer players never name it)."""
+        out_now = self.table.seats_out
+        return any(
+            seat != self.me and seat not in self.computers and self.genesis.runner_of(seat) != self.me
+            and seat in self.connected and seat not in self.dropped and seat not in out_now
+            for seat in range(len(self.genesis.seats))
+        )
 
     # ================================================================ the end
 
