@@ -238,7 +238,10 @@ class LanGame:
         self.questions.prune()
         pruned = self.questions.current is not before
         self.screen.render(event)
-        if pruned and not self.done.is_set() and not self.screen.replaying:
+        behind = self.turn is not None and self.table.left_behind
+        if behind:
+            self.turn = None  # the others went past the step this turn is at: no move of it can count
+        if (pruned or behind) and not self.done.is_set() and not self.screen.replaying:
             self._ask()
 
     def on_computer_event(self, event: NodeEvent) -> None:
@@ -263,6 +266,10 @@ class LanGame:
         self.seat.turn = turn
 
     def _your_turn(self, turn: out.YourTurn) -> None:
+        if self.table.left_behind:
+            # More than half of the table went on without this seat (it is back to find so, or was cut
+            # off): the step it is asked about is behind them, and it plays again only after `return`.
+            return
         if self.auto is not None:
             self.seat.begin(turn, person=False)
             self.screen.activity(f"Your seat's computer player ({self.auto}) is thinking…")
