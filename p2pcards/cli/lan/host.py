@@ -37,6 +37,7 @@ from p2pcards.net.lobby import HostedGame, Lobby, LobbyError
 from p2pcards.net.node import DEFAULT_PORT, GameEffects, computer_chooser, listen, open_listener
 from p2pcards.store import GameStore, Peers, StoreError, load_or_create
 from p2pcards.table.genesis import Genesis, GenesisError
+from p2pcards.text import name_problem
 from p2pcards.wire import fingerprint
 
 DEFAULT_TIMEOUT = 180
@@ -68,6 +69,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--wait-for", type=int, default=None, metavar="N",
                    help="start as soon as N players have been admitted (default: when the table is full, "
                         "or when you type `start`)")
+    p.add_argument("--partner", default=None, metavar="NAME",
+                   help="Spades: the player of this name, once admitted, sits opposite you as your partner "
+                        "(default: seats go in the order players are admitted)")
     p.add_argument("--port", type=int, default=None, metavar="P",
                    help=f"TCP port players join on (default {DEFAULT_PORT}, or the next free one; a port "
                         "given here is used as it is, or the table does not open; 0: any free port)")
@@ -113,6 +117,8 @@ class HostConfig:
     mdns: bool
     auto: str | None
     dealer: str
+    partner: str | None = None
+    """Spades: the admitted player seated opposite the host."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> HostConfig:
@@ -130,6 +136,11 @@ class HostConfig:
             raise UsageError(f"--wait-for must be from 1 to {players - 1} at a table of {players}, "
                              f"not {args.wait_for}")
         timeout = opt.seconds(args.timeout, "--timeout", opt.MIN_TIMEOUT, opt.MAX_TIMEOUT)
+        partner = None if getattr(args, "partner", None) is None else " ".join(args.partner.split())
+        if partner is not None and (game != "spades" or players != 4):
+            raise UsageError("--partner is for Spades, where partners sit opposite each other")
+        if partner is not None and name_problem(partner):
+            raise UsageError(f"--partner must be a player's name ({name_problem(partner)})")
         return cls(
             game=game, options=options, players=players, name=opt.player_name(args.name),
             code=opt.join_code(args.code), bots=opt.level(args.bots, "--bots"), wait_for=args.wait_for,
@@ -137,6 +148,7 @@ class HostConfig:
             interface=opt.interface(args.interface), admit_all=args.admit == "all",
             timeout_ms=int(timeout * 1000), mdns=not args.no_mdns,
             auto=None if args.auto is None else opt.level(args.auto, "--auto"), dealer=args.dealer,
+            partner=partner,
         )
 
     @property
@@ -249,11 +261,13 @@ async def _gather(
         return None
     out.status("Starting: seating everybody…")
     try:
-        hosted = await lobby.start(bot_level=config.bots, store_for=store_for)
+        hosted = await lobby.start(bot_level=config.bots, store_for=store_for, partner=config.partner)
     except LobbyError as exc:
         for store in stores:
             store.close()
         raise LanError(str(exc)) from exc
+    if config.partner is not None and hosted.genesis.seats[2].name != config.partner:
+        out.note(f"{config.partner} is not at the table: the seats go in the order players were admitted.")
     return hosted, stores
 
 
