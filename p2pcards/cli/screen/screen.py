@@ -25,7 +25,7 @@ from rich.text import Text
 
 from p2pcards.cli.screen import faces, menu, questions, words
 from p2pcards.cli.terminal import Terminal
-from p2pcards.games import HandState, Match, View
+from p2pcards.games import GameError, HandState, Match, View
 from p2pcards.games.cards import card_text
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
@@ -100,7 +100,20 @@ class GameScreen:
 
     @property
     def match(self) -> Match | None:
-        return self.table.match
+        """The match as the hand being played is played: the replica's (the match at the last seal),
+        with the seats that hand dealt back in playing (the replica's match still has them away, or
+        open dummies, until the hand ends)."""
+        match = self.table.match
+        seating = self.seating
+        if match is None or seating is None or seating.hand != self.table.hand_number:
+            return match
+        try:
+            for seat in seating.playing:
+                if seat in match.dummies or seat not in match.seated:
+                    match = match.with_seat(seat)
+        except GameError:
+            return self.table.match  # a seating the match cannot take: the replica's, as it is
+        return match
 
     def standings(self, match: Match | None = None) -> str:
         """The match's standings in words: ``match``, or the replica's (which a hand's result joins
