@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.text import Text
 
 from p2pcards import games, store
@@ -38,13 +37,23 @@ from p2pcards.cli.common import (
     program,
     think_time,
 )
-from p2pcards.cli.pager import page
-from p2pcards.cli.rules import rules_page, rules_text
-from p2pcards.cli.screen import menu, questions, words
-from p2pcards.cli.screen.helptext import help_text
-from p2pcards.cli.screen.output import Terminal
-from p2pcards.cli.screen.screen import GameScreen, renders
-from p2pcards.games import ActionError, View
+from p2pcards.cli.screen import going_on, menu, questions, words
+from p2pcards.cli.screen.events import game_screen
+from p2pcards.cli.screen.screen import GameScreen
+from p2pcards.cli.seat import (
+    LEAVE_PROMPT,
+    MOVE_PROMPT,
+    RETURN,
+    Again,
+    Answer,
+    Decision,
+    Leave,
+    Move,
+    Problem,
+    Seat,
+)
+from p2pcards.cli.terminal import Terminal
+from p2pcards.games import ActionError
 from p2pcards.local import DEALERS, NAMES, LocalRoom, Notice, Thinking
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import GenesisError
@@ -52,6 +61,9 @@ from p2pcards.table.genesis import GenesisError
 PLAYER_LEVELS = (*LEVELS, "random")
 EXIT_INPUT_ENDED = 3
 EXIT_INTERRUPTED = 130
+COMPUTERS_PLAY = "the computers are playing"
+NOT_YOUR_TURN = ("It is not your turn: the computer players are playing. help, table, rules and quit work "
+                 "now.")
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -212,7 +224,9 @@ class _Leave(Exception):
 
 
 class Session:
-    """One match at the terminal: shows the table, reads moves, prints what happens."""
+    """One match at the terminal: the offline loop around the seat controller (``p2pcards.cli.seat``,
+    shared with the LAN game): lines are read between the computers' frames, and what they mean is
+    carried out on the room."""
 
     def __init__(self, room: LocalRoom, *, json_mode: bool = False, saved: bool = False,
                  console: Console | None = None, read: Callable[[str], str] | None = None,
@@ -224,7 +238,10 @@ class Session:
         self.term = Terminal(console or Console(highlight=False), json_mode=json_mode)
         self._read = read
         self.names = room.names
-        self.screen = GameScreen(self.term, room.genesis, room.viewpoint, lambda: room.table, room.names)
+        self.screen = game_screen(self.term, room.genesis, room.viewpoint, lambda: room.table, room.names)
+        self.screen.register(_thinking, Thinking)
+        self.screen.register(_notice, Notice)
+        self.seat = Seat(self.screen, lan=False)
         self.game = room.rules.name
         self.kept: bool | None = None
         """Whether a game left unfinished is kept for later (None: not asked)."""
@@ -242,16 +259,17 @@ class Session:
 
     # ------------------------------------------------------------------ reading
 
-    def read(self, prompt: str, question: str | None = None) -> str:
+    def read(self, prompt: str, question: str | None = None, *, told: bool = False) -> str:
         """A line of input; ``EOFError`` at the end of input.  ``question``: the kind of question it
-        answers, for programs (``--json``)."""
+        answers, for programs (``--json``), unless they were ``told`` of the prompt already."""
         if self._read is not None:
             return self._read(prompt)
         if self.json:
             asked: dict[str, Any] = {"event": "prompt", "prompt": prompt.strip()}
             if question is not None:
                 asked["question"] = question
-            self.term.emit(asked)
+            if not told:
+                self.term.emit(asked)
             line = sys.stdin.readline()
             if not line:
                 raise EOFError
@@ -297,38 +315,33 @@ class Session:
     def intro(self) -> None:
         room = self.room
         seats = []
+        rows: list[Text] = []
         for seat, name in enumerate(self.names):
             level = room.level_of(seat)
             seats.append({"seat": seat, "name": name, "player": "you" if level is None else "computer",
                           "level": level})
-        self.term.emit({"event": "start", "game": self.game, "options": dict(room.rules.options),
-                        "seats": seats, "you": room.viewpoint, "dealer": room.genesis.dealer,
-                        "seed": room.seed,
-                        "game_id": room.game_id.hex(), "resumed": self.resumed, "saved": self.saved})
-        if self.json:
-            return
-        how = "offline, resumed" if self.resumed else "offline"
-        self.console.rule(Text(f"{self.game.capitalize()} — {room.n} players, {how}", style="bold"))
-        for s in seats:
-            who = Text(f"  {s['name']:<8}", style="bold" if s["seat"] == room.viewpoint else "")
-            who.append(f"seat {s['seat']}   ")
-            if s["seat"] == room.viewpoint and room.human is None:
-                who.append(f"played for you by a computer ({s['level']})", style="dim")
-            elif s["player"] == "computer":
-                who.append(f"computer ({s['level']})", style="dim")
-            self.term.say(who)
+            row = Text(f"  {name:<8}", style="bold" if seat == room.viewpoint else "")
+            row.append(f"seat {seat}   ")
+            if seat == room.viewpoint and room.human is None:
+                row.append(f"played for you by a computer ({level})", style="dim")
+            elif level is not None:
+                row.append(f"computer ({level})", style="dim")
+            rows.append(row)
         if room.genesis.dealer == "mental":
-            self.term.say(Text("Every seat is a peer with its own key; all of them shuffle the deck with "
-                               "proofs (mental poker), and each computer player sees only its own cards.",
-                               style="dim"))
+            notes = [Text("Every seat is a peer with its own key; all of them shuffle the deck with proofs "
+                          "(mental poker), and each computer player sees only its own cards.", style="dim")]
         else:
-            self.term.say(Text("Seeded test dealer: the deck order follows from a public seed (for tests "
-                               "only).", style="yellow"))
+            notes = [Text("Seeded test dealer: the deck order follows from a public seed (for tests only).",
+                          style="yellow")]
         if room.human is not None:
-            self.term.say(Text(f"Type a move's number, the move ({self.screen.face.example}), a card (7h), "
-                               "help, rules or quit.", style="dim"))
+            notes.append(Text(f"Type a move's number, the move ({self.screen.face.example}), a card (7h), "
+                              "help, rules or quit.", style="dim"))
         if self.resumed:
-            self.term.say(Text("Restoring the game from its journal…", style="dim"))
+            notes.append(Text("Restoring the game from its journal…", style="dim"))
+        how = "offline, resumed" if self.resumed else "offline"
+        self.seat.intro({"seats": seats, "you": room.viewpoint, "dealer": room.genesis.dealer,
+                         "seed": room.seed, "game_id": room.game_id.hex(), "resumed": self.resumed,
+                         "saved": self.saved}, f"{room.n} players, {how}", rows, notes)
 
     def advance(self) -> out.YourTurn | None:
         """Let the computer seats play until it is the player's turn, the match is over, or the
@@ -352,12 +365,12 @@ class Session:
             if standings:
                 said += f" {standings[:1].upper()}{standings[1:]}"
             self.screen.say(Text(said, style="bold"))
-        self.screen.ask_if_out()
+        going_on.ask_if_out(self.screen)
 
     def _table_event(self, event: object) -> None:
         if isinstance(event, out.YourTurn) and self.room.human is None:
             # The player's seat is played by a computer (--auto): its turns are shown as they come.
-            self.screen.turn_json(event, menu.build(self.room.rules, event.view, self.screen.face))
+            self.seat.begin(event, person=False)
         self.screen.render(event)
 
     def on_event(self, event: object) -> None:
@@ -373,7 +386,8 @@ class Session:
         self.question = question
 
     def answer(self, question: questions.Question) -> None:
-        """Ask ``question`` until it is answered (Ctrl-D: leave, keeping the game)."""
+        """Ask ``question`` until it is answered (Ctrl-D: leave, keeping the game); the commands
+        work meanwhile."""
         for line in question.lines:
             self.screen.say(line)
         while True:
@@ -381,14 +395,11 @@ class Session:
                 raw = self.read(question.prompt, question.kind)
             except EOFError:
                 raise _Leave(ended=True) from None
-            meaning = question.read(raw)
-            if meaning is not None:
+            decision = self.seat.read(raw, question)
+            if isinstance(decision, Answer):
                 break
-            asked = menu.command(raw)
-            if asked is not None and asked.name != "quit":
-                self.command(asked, self.room.view(), [])
-                continue
-            self.screen.problem(raw, question.hint)
+            self.carry_out(decision, raw)
+        meaning = decision.meaning
         self.term.emit({"event": "answer", "question": question.kind, "answer": meaning})
         if question.kind == questions.OUT and meaning == "leave":
             raise _Leave(ended=False)
@@ -406,109 +417,63 @@ class Session:
         line = sys.stdin.readline()
         if not line:
             raise _Leave(ended=True)
-        typed = " ".join(line.split()).lower()
-        command = menu.command(typed)
-        if command is not None:
-            self.command(command, self.room.view(), [])
-        elif typed:
-            self.screen.problem(line.strip(), "It is not your turn: the computer players are playing. "
-                                              "help, table, rules and quit work now.")
+        self.carry_out(self.seat.read(line, not_your_turn=NOT_YOUR_TURN), line.strip())
 
     # ------------------------------------------------------------------ the player's turn
 
     def take_turn(self, turn: out.YourTurn) -> None:
-        view = turn.view
-        face = self.screen.face
-        entries = menu.build(self.room.rules, view, face)
-        self.screen.turn_json(turn, entries)
-        forced = face.forced(view, [e.text for e in entries if not e.is_run])
-        # A person is not asked to press Enter for the only move there is; a program answers every turn.
-        if forced is not None and len(entries) == 1 and not self.json:
-            self.screen.forced_move(forced)
+        forced = self.seat.begin(turn, person=True)
+        if forced is not None:
             self.room.human_action(forced)
             return
-        self.show(view, entries)
-        while True:
+        while self.seat.turn is not None:
+            prompt = self.seat.prompt() or MOVE_PROMPT
             try:
-                raw = self.read("Your move: ")
+                raw = self.read(prompt)
             except EOFError:
                 raise _Leave(ended=True) from None
-            resolved = menu.resolve(raw, entries, self.room.rules)
-            resolution = (self.ask_amount(resolved.entry) if isinstance(resolved, menu.NeedAmount)
-                          else resolved)
-            if isinstance(resolution, menu.Back):
-                continue
-            if isinstance(resolution, menu.Command):
-                self.command(resolution, view, entries)
-            elif isinstance(resolution, menu.Problem):
-                self.screen.problem(raw, resolution.message)
-            else:
-                try:
-                    self.room.human_action(resolution.text)
-                except ActionError as exc:
-                    self.screen.problem(raw, self.screen.explain(exc))
-                    continue
-                self.moved = True
+            self.carry_out(self.seat.read(raw), raw)
+
+    def carry_out(self, decision: Decision, raw: str) -> None:
+        """What the seat made of a typed line, done: a move played, a command carried out, a
+        mistake told."""
+        if isinstance(decision, Move):
+            turn = self.seat.moved()
+            try:
+                self.room.human_action(decision.text)
+            except ActionError as exc:
+                self.seat.turn = turn
+                self.screen.problem(raw, self.screen.explain(exc))
                 return
-
-    def ask_amount(self, entry: menu.Entry) -> menu.Chosen | menu.Command | menu.Back:
-        """The amount of a run of bets or raises, asked again until it is one (or a command, or back)."""
-        while True:
-            try:
-                raw = self.read(menu.amount_prompt(entry))
-            except EOFError:
-                raise _Leave(ended=True) from None
-            amount = menu.resolve_amount(raw, entry)
-            if not isinstance(amount, menu.Problem):
-                return amount
-            self.screen.problem(raw, amount.message)
-
-    def command(self, command: menu.Command, view: View | None, entries: list[menu.Entry]) -> None:
-        name = command.name
-        if name == "help":
-            text = help_text(self.game, lan=False)
-            self.term.emit({"event": "help", "text": text})
-            self.screen.say(Text(text))
-        elif name == "rules" and command.arg:
-            text = rules_page(self.game, command.arg)
-            self.term.emit({"event": "rules", "game": self.game, "text": text})
-            if not self.json:
-                self.screen.say(Markdown(text))
-        elif name == "rules":
-            text = rules_text(self.game)
-            self.term.emit({"event": "rules", "game": self.game, "text": text})
-            if not self.json:
-                self.screen.flush()
-                page(self.console, Markdown(text))
-                if view is not None:
-                    self.show(view, entries)  # the pager took the screen: the turn again, as it was
-        elif name == "table":
-            if view is None:
-                self.screen.say(Text("No hand is being played yet.", style="dim"))
-            else:
-                self.show(view, entries)
-        elif name == "quit":
-            self.confirm_quit()
+            self.moved = True
+        elif isinstance(decision, menu.Command) and decision == RETURN:
+            self.screen.problem(raw, "You are playing: there is nothing to come back to.")
+        elif isinstance(decision, menu.Command):
+            self.seat.command(decision, lambda: COMPUTERS_PLAY)
+            if self.seat.confirming:
+                self.confirm_quit()
+        elif isinstance(decision, Problem):
+            self.screen.problem(raw, decision.message)
+        elif isinstance(decision, Again) and decision.said:
+            self.screen.say(Text(decision.said, style="dim"))
+        elif isinstance(decision, Leave):
+            raise _Leave(ended=False)
 
     def confirm_quit(self) -> None:
+        """``quit``: leave? (the end of input says yes) — and whether to keep the game for later."""
         try:
-            answer = self.read("Leave the game? [y/N] ")
+            answer = self.read(LEAVE_PROMPT, told=True)
         except EOFError:
             answer = "y"
-        if answer.strip().lower() not in ("y", "yes"):
-            self.screen.say(Text("Carry on, then.", style="dim"))
-            return
-        if self.saved and not self.room.finished:
+        decision = self.seat.read(answer)
+        if isinstance(decision, Leave) and self.saved and not self.room.finished:
             short = self.room.game_id.hex()[:12]
             try:
                 keep = self.read(f"Keep the game to finish later ({program()} resume {short})? [Y/n] ")
             except EOFError:
                 keep = "y"
             self.kept = keep.strip().lower() not in ("n", "no")
-        raise _Leave(ended=False)
-
-    def show(self, view: View, entries: list[menu.Entry]) -> None:
-        self.screen.show_turn(view, entries, "your turn" if entries else "the computers are playing")
+        self.carry_out(decision, answer)
 
     # ------------------------------------------------------------------ the end
 
@@ -520,20 +485,12 @@ class Session:
         if room.fault is not None:
             return 1
         if not room.over:  # nothing left to do and no verdict: cannot happen with honest seats
-            self.term.emit({"event": "stuck", "standings": room.standings()})
-            self.screen.say(Text("The table stopped without finishing the match.", style="bold red"))
+            self.seat.stuck()
             return 1
         return 0
 
     def leave(self, ended: bool) -> int:
-        standings = self.screen.standings()
-        self.term.emit({"event": "left", "hand": self.room.hand_number, "input_ended": ended,
-                        **self.screen.result_json()})
-        self.screen.say()
-        left = "You left the table." + (" Standings so far:" if standings else "")
-        self.screen.say(Text(left, style="bold"))
-        if standings:
-            self.screen.say(Text(standings))
+        self.seat.left(self.room.hand_number, ended)
         if self.kept is False:
             self._forget()
         else:
@@ -561,16 +518,8 @@ class Session:
             self.screen.say(Text("Interrupted.", style="dim"))
 
     def saved_line(self) -> None:
-        if not self.saved:
-            return
-        game_id = self.room.game_id.hex()
-        unfinished = not self.room.finished
-        self.term.emit({"event": "saved", "game_id": game_id, "finished": not unfinished})
-        self.screen.say(words.with_command("The game's journal is kept: check it any time with",
-                                            f"{program()} verify {game_id[:12]}", self.width, "dim"))
-        if unfinished:
-            self.screen.say(words.with_command("Come back to this game with",
-                                                f"{program()} resume {game_id[:12]}", self.width, "bold"))
+        if self.saved:
+            self.seat.saved(self.room.game_id, self.room.finished)
 
     @property
     def width(self) -> int:
@@ -580,12 +529,10 @@ class Session:
 # ============================================================================ the room's own events
 
 
-@renders(Thinking)
 def _thinking(screen: GameScreen, event: Thinking) -> None:
     screen.thinking(event.seat)
 
 
-@renders(Notice)
 def _notice(screen: GameScreen, event: Notice) -> None:
     screen.note(event.text, event.seat)
 

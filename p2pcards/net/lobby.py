@@ -552,9 +552,12 @@ class Lobby:
         bot_level: str = "normal",
         store_for: Callable[[Genesis, int], GameEffects] | None = None,
         bind_host: str = "127.0.0.1",
+        partner: str | None = None,
     ) -> HostedGame:
         """Seat the host, the admitted players (in the order admitted) and computer players in the
-        free seats; tell every joiner; return the host's nodes (not yet running).
+        free seats; tell every joiner; return the host's nodes (not yet running).  ``partner``: the
+        admitted player to seat opposite the host (seat 2 of Spades' four: the host's partner), if
+        admitted.
 
         ``store_for(genesis, seat)`` gives each host-side seat its store (a ``GameStore`` for the
         host's own seat, so it can resume); by default everything is kept in memory.  Computer
@@ -567,12 +570,21 @@ class Lobby:
         for request in self.waiting:
             self.refuse(request, "the game has started")
         joiners = self.admitted
-        bots = [key_from_seed(os.urandom(32)) for _ in range(self.players - 1 - len(joiners))]
-        seats = [(self.name, public_bytes(self.identity))]
-        seats += [(r.name, r.key) for r in joiners]
-        names = self._computer_names([name for name, _ in seats], len(bots))
-        seats += [(n, public_bytes(k)) for n, k in zip(names, bots, strict=True)]
-        first_bot = 1 + len(joiners)
+        free = list(range(1, self.players))
+        joiner_seats: dict[int, int] = {}
+        chosen = [r for r in joiners if partner is not None and r.name == partner and 2 in free][:1]
+        for r in chosen:
+            joiner_seats[r.number] = 2
+            free.remove(2)
+        for r in joiners:
+            if r.number not in joiner_seats:
+                joiner_seats[r.number] = free.pop(0)
+        bot_seats = free
+        bots = [key_from_seed(os.urandom(32)) for _ in bot_seats]
+        by_seat = {joiner_seats[r.number]: (r.name, r.key) for r in joiners}
+        names = self._computer_names([self.name, *(r.name for r in joiners)], len(bots))
+        by_seat.update({s: (n, public_bytes(k)) for s, n, k in zip(bot_seats, names, bots, strict=True)})
+        seats = [(self.name, public_bytes(self.identity))] + [by_seat[s] for s in range(1, self.players)]
         try:
             genesis = make_genesis(
                 self.game,
@@ -581,23 +593,22 @@ class Lobby:
                 dealer=self.dealer,
                 nonce=self.lobby_id,
                 timeout_ms=self.timeout_ms,
-                computers=tuple((first_bot + i, 0) for i in range(len(bots))),
+                computers=tuple((s, 0) for s in bot_seats),
             )
         except GenesisError as exc:
             raise LobbyError(f"cannot seat these players: {exc}") from exc
         self.genesis = genesis
-        joiner_seats = {r.number: 1 + i for i, r in enumerate(joiners)}
         addresses: dict[int, Address] = {joiner_seats[r.number]: r.address for r in joiners}
         stores = store_for or (lambda _g, _s: MemoryStore())
 
         # The host's process: its own seat and the bots dial every joiner and each other (lower dials
         # higher); only the bots listen, on loopback, for the host's seat and lower bots.
         listeners = [await open_listener(bind_host, 0) for _ in bots]
-        local = {first_bot + i: (bind_host, lst.socket.getsockname()[1]) for i, lst in enumerate(listeners)}
+        ports = [lst.socket.getsockname()[1] for lst in listeners]
+        local = {seat: (bind_host, port) for seat, port in zip(bot_seats, ports, strict=True)}
         everyone = {**addresses, **local}
         nodes = [Node(genesis, 0, self.identity, stores(genesis, 0), addresses=everyone, dial=set(everyone))]
-        for i, (key, lst) in enumerate(zip(bots, listeners, strict=True)):
-            seat = first_bot + i
+        for seat, key, lst in zip(bot_seats, bots, listeners, strict=True):
             dials = set(addresses) | {s for s in local if s > seat}
             chooser = computer_chooser(genesis.rules(), bot_level, seed=int.from_bytes(os.urandom(4), "big"))
             nodes.append(

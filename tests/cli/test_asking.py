@@ -14,9 +14,9 @@ from rich.console import Console
 
 from p2pcards.cli.screen import questions
 from p2pcards.cli.screen.asking import OpenQuestions
-from p2pcards.cli.screen.output import Terminal
+from p2pcards.cli.screen.events import game_screen
 from p2pcards.cli.screen.schema import problems
-from p2pcards.cli.screen.screen import GameScreen
+from p2pcards.cli.terminal import Terminal
 from p2pcards.table.genesis import make_genesis
 from p2pcards.wire import key_from_seed, public_bytes
 
@@ -65,10 +65,10 @@ class Seat:
         self.text = io.StringIO()
         self.lines = io.StringIO()
         self.now = 0
-        self.screen = GameScreen(Terminal(Console(file=self.text, width=80, color_system=None)), genesis, 0,
+        self.screen = game_screen(Terminal(Console(file=self.text, width=80, color_system=None)), genesis, 0,
                                  lambda: self.replica, NAMES)  # type: ignore[arg-type, return-value]
         self.screen.clock = lambda: self.now
-        self.json_screen = GameScreen(Terminal(json_mode=True, stream=self.lines), genesis, 0,
+        self.json_screen = game_screen(Terminal(json_mode=True, stream=self.lines), genesis, 0,
                                       lambda: self.replica, NAMES)  # type: ignore[arg-type, return-value]
         self.node = Node()
         self.left = False

@@ -11,10 +11,11 @@ from collections.abc import AsyncIterator, Sequence
 import pytest
 import trio
 import trio.testing
+from rich.console import Console
 
 from p2pcards.cli.lan import finding
 from p2pcards.cli.lan.runner import LanError
-from p2pcards.cli.lan.terminal import EndOfInput, Out, PromptConsole
+from p2pcards.cli.terminal import EndOfInput, Terminal
 from p2pcards.net.discovery import Appeared, Sighting, TableAd
 
 FP = "ABCD-EFGH-IJKL-MNOP"
@@ -63,10 +64,10 @@ class Typed:
         raise EndOfInput
 
 
-def terminal() -> tuple[Out, io.StringIO]:
+def terminal() -> tuple[Terminal, io.StringIO]:
     screen = io.StringIO()
-    return Out(False, PromptConsole(file=screen, width=100, force_terminal=True, highlight=False,
-                                      color_system=None)), screen
+    return Terminal(Console(file=screen, width=100, force_terminal=True, highlight=False,
+                            color_system=None)), screen
 
 
 async def test_part_of_a_name_is_taken_a_moment_after_it_answers(
@@ -74,7 +75,7 @@ async def test_part_of_a_name_is_taken_a_moment_after_it_answers(
 ) -> None:
     network([(0.05, ad("Hana's table")), (0.08, ad("Kai's table", 47475))], monkeypatch)
     start = trio.current_time()
-    found = await finding.find_table("hana", None, 10.0, Out(True), None)
+    found = await finding.find_table("hana", None, 10.0, Terminal(json_mode=True), None)
     assert found.name == "Hana's table"
     assert trio.current_time() - start < 0.05 + finding.SETTLE + 0.01  # not the 10 s of the search
 
@@ -84,7 +85,7 @@ async def test_no_name_takes_the_only_open_table_at_once(
 ) -> None:
     network([(0.05, ad("Hana's table")), (0.06, ad("Old table", 47475, playing=True))], monkeypatch)
     start = trio.current_time()
-    found = await finding.find_table(None, None, 10.0, Out(True), None)
+    found = await finding.find_table(None, None, 10.0, Terminal(json_mode=True), None)
     assert found.name == "Hana's table" and trio.current_time() - start < 1.0
 
 
@@ -94,10 +95,10 @@ async def test_of_several_tables_a_program_is_told_which_there_are(
     network([(0.05, ad("Hana's table")), (0.07, ad("Hana's other table", 47475))], monkeypatch)
     start = trio.current_time()
     with pytest.raises(LanError, match="2 tables are open") as raised:
-        await finding.find_table(None, None, 10.0, Out(True), None)
+        await finding.find_table(None, None, 10.0, Terminal(json_mode=True), None)
     assert "Hana's other table" in str(raised.value) and trio.current_time() - start < 1.0
     with pytest.raises(LanError, match="fits 2 tables"):
-        await finding.find_table("hana", None, 10.0, Out(True), None)
+        await finding.find_table("hana", None, 10.0, Terminal(json_mode=True), None)
 
 
 async def test_a_person_picks_from_the_list_and_nothing_is_taken_meanwhile(

@@ -17,10 +17,10 @@ import pytest
 from rich.console import Console
 
 from p2pcards.cli.lan.game import display_names
-from p2pcards.cli.screen import questions
-from p2pcards.cli.screen.output import Terminal
+from p2pcards.cli.screen import going_on, questions
+from p2pcards.cli.screen.events import game_screen
 from p2pcards.cli.screen.schema import problems
-from p2pcards.cli.screen.screen import GameScreen
+from p2pcards.cli.terminal import Terminal
 from p2pcards.harness import network, run
 from p2pcards.harness.run import GameReport, run_game
 from p2pcards.table import outputs as out
@@ -44,9 +44,9 @@ class Seat:
         self.lines = io.StringIO()
         console = Console(file=self.text, width=80, color_system=None, highlight=False)
         self.screens = [
-            GameScreen(Terminal(console), net.genesis, seat, lambda: _table(net, seat), names),
-            GameScreen(Terminal(json_mode=True, stream=self.lines), net.genesis, seat,
-                       lambda: _table(net, seat), names),
+            game_screen(Terminal(console), net.genesis, seat, lambda: _table(net, seat), names),
+            game_screen(Terminal(json_mode=True, stream=self.lines), net.genesis, seat,
+                        lambda: _table(net, seat), names),
         ]
         self.asked: list[questions.Question] = []
         for screen in self.screens:
@@ -57,7 +57,7 @@ class Seat:
             screen.render(event)
             if screen.summing_up:  # as the LAN game does at its next tick: caught up, so ask
                 screen.summing_up = ""
-                screen.ask_if_out()
+                going_on.ask_if_out(screen)
 
     def said(self) -> str:
         return self.text.getvalue()
@@ -185,3 +185,27 @@ def test_a_seat_back_from_its_journal_is_told_whom_it_waits_for_and_when_it_play
     assert said.index("Back from the saved game") < said.index("Caught up: the others sent all they hold")
     for other in (seats[0], seats[2]):
         assert not any(e["event"] == "restoring" for e in other.events())
+
+
+def test_a_seat_dealt_back_in_is_not_called_away_in_the_standings_while_it_plays(
+    seats: list[Seat], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standings a screen gives while a hand is played (``quit``, a resume's summary) follow that
+    hand's seating: a seat dealt back in is not "(away)" (Spades: "(open dummies: you)") while it
+    plays, as it was until that hand ended."""
+    during: list[tuple[tuple[int, ...], str]] = []
+    show = Seat.show
+
+    def showing(seat: Seat, event: out.Output) -> None:
+        show(seat, event)
+        if isinstance(event, out.Seating) and seat is seats[0]:
+            during.append((event.playing, seat.screens[0].standings()))
+
+    monkeypatch.setattr(Seat, "show", showing)
+    report = run_game("durak", peers=3, seed=1, dealer="seeded", byzantine={1: "return"},
+                      options={"series_hands": 12})
+    passed(report)
+    assert report.returns == 1
+    dealt_out = next(i for i, (playing, _) in enumerate(during) if 1 not in playing)
+    back = [standings for playing, standings in during[dealt_out:] if 1 in playing]
+    assert back and not any("(away)" in s for s in back), back

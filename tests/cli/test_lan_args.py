@@ -54,6 +54,8 @@ BAD = [
     (["host", "durak", "--timeout", "1"], "--timeout must be from 5 to 3600 seconds"),
     (["host", "durak", "--name", "x" * 41], "--name must be 1 to 40 printable characters"),
     (["host", "durak", "--admit", "some"], "--admit some: choose one of ask, all"),
+    (["host", "durak", "--partner", "Ann"], "--partner is for Spades, where partners sit opposite"),
+    (["host", "spades", "--partner", "\x1b[31m"], "--partner must be a player's name"),
     (["host", "durak", "--players", "three"], "--players three: a whole number is needed"),
     (["join", "127.0.0.1:99999"], "the port must be from 1 to 65535"),
     (["join", ""], "the table's name is empty"),

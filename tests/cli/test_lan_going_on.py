@@ -117,16 +117,21 @@ class Person:
         self.answers = answers
         self.asked: list[dict[str, Any]] = []
         self.surplus: list[dict[str, Any]] = []
-        self.thinking = 0.0
-        """Seconds the person takes over each move (a test sets it while it needs the match to last)."""
+        self.thinking = False
+        """The person takes their time over each move (a test sets it while it needs the match to
+        last): they move when their screen first counts their move clock down (its next tick), as
+        paced by the program's own clock, not the test's."""
 
     async def run(self) -> None:
         seen = 0
+        turn = False
         while not self.proc.ended.is_set():
             for event in self.proc.events[seen:]:
                 seen += 1
-                if event["event"] == "turn":
-                    await trio.sleep(self.thinking)
+                if event["event"] == "turn" and self.thinking:
+                    turn = True
+                elif event["event"] == "turn" or (turn and event["event"] == "move_clock"):
+                    turn = False
                     await self.proc.send("1")
                 elif event["event"] == "prompt" and event.get("question") in self.answers:
                     planned = self.answers[event["question"]]
@@ -163,7 +168,7 @@ async def test_a_durak_player_killed_comes_back_with_resume_and_is_dealt_in_agai
         assert await bob.finish() == -signal.SIGKILL
         # Hana takes her time while Bob is away, so that the series still has hands to deal him in
         # when he is back, however fast the others' moves are on this machine.
-        hana.thinking = 0.3
+        hana.thinking = True
 
         # Hana is asked, with Bob's name and how long he has been silent; she keeps waiting at first.
         silent = await host.until("silent")
@@ -192,7 +197,7 @@ async def test_a_durak_player_killed_comes_back_with_resume_and_is_dealt_in_agai
         assert (await host.until("return_asked"))["name"] == "Bob"
         assert (await host.until("answer", question="admit"))["answer"] == "yes"
         back = await ann.until("returned")
-        hana.thinking = 0.0
+        hana.thinking = False
         assert back["names"] == ["Bob"] and back["hand"] >= asked["hand"]
         dealt = [e for e in ann.of("seating") if e["hand"] == back["hand"]][-1]
         assert seat in dealt["playing"] and not dealt["out"]

@@ -143,7 +143,9 @@ def test_in_the_lobby_no_prompt_shares_a_line_and_a_changed_key_shows_each_finge
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
-    lines = [line.rstrip() for line in log.getvalue().replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    # A prompt a line interrupts is cleared from its line (a carriage return and an erase-line)
+    screen = log.getvalue().replace("\x1b[2K", "")
+    lines = [line.rstrip() for line in screen.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     asked = [line for line in lines if "[y/n]" in line]
     assert len(asked) >= 3
     for line in asked:  # a prompt alone on its line, with at most the answer typed after it

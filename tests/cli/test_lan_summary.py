@@ -10,11 +10,12 @@ from typing import ClassVar
 
 import pytest
 from rich.cells import cell_len
+from rich.console import Console
 
 from p2pcards.cli.lan.finding import ad_line
 from p2pcards.cli.lan.host import _announce
 from p2pcards.cli.lan.summary import changed_options, fit_list, options_line, shorten_words
-from p2pcards.cli.lan.terminal import Out, PromptConsole
+from p2pcards.cli.terminal import Terminal
 from p2pcards.games import load
 from p2pcards.net.discovery import TableAd, option_text
 from p2pcards.wire import key_from_seed
@@ -137,7 +138,7 @@ def test_the_host_title_is_never_cut_and_its_options_are_only_the_changed_ones()
         identity = key_from_seed(bytes(32))
 
     sink = io.StringIO()
-    out = Out(False, PromptConsole(file=sink, width=80, highlight=False, color_system=None))
+    out = Terminal(Console(file=sink, width=80, highlight=False, color_system=None))
     _announce(Lobby(), Config(), out, None)  # type: ignore[arg-type]
     text = " ".join(sink.getvalue().split())  # the title wraps between words on an 80-column screen
     assert "…" not in text

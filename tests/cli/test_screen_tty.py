@@ -80,7 +80,7 @@ def test_a_line_arriving_during_a_prompt_gets_a_line_of_its_own(terminal: bool) 
 
     from rich.console import Console
 
-    from p2pcards.cli.screen.output import Terminal
+    from p2pcards.cli.terminal import Terminal
 
     sink = io.StringIO()
     term = Terminal(Console(file=sink, width=80, force_terminal=terminal, color_system=None))

@@ -15,7 +15,8 @@ from typing import Final
 import trio
 from rich.text import Text
 
-from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out, changed_key_warning
+from p2pcards.cli.lan.terminal import changed_key_warning
+from p2pcards.cli.terminal import EndOfInput, Lines, Terminal
 from p2pcards.net.discovery import Advertisement
 from p2pcards.net.lobby import Lobby, LobbyError, Request
 from p2pcards.store.peers import Trust
@@ -40,7 +41,7 @@ class Admission:
     def __init__(
         self,
         lobby: Lobby,
-        out: Out,
+        out: Terminal,
         lines: Lines | None,
         advertisement: Advertisement | None,
         *,

@@ -17,7 +17,7 @@ from rich.text import Text
 from p2pcards.cli.common import program
 from p2pcards.cli.lan.runner import LanError
 from p2pcards.cli.lan.summary import LINE, FittedLine, changed_options, fit_list, shorten_words
-from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
+from p2pcards.cli.terminal import EndOfInput, Lines, Terminal
 from p2pcards.net.discovery import Appeared, Changed, Sighting, TableAd, Vanished, browse
 from p2pcards.net.handshake import HANDSHAKE_VERSION
 from p2pcards.store import Peers, StoreError
@@ -64,7 +64,7 @@ def ad_json(ad: TableAd, known: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def line_width(out: Out) -> int:
+def line_width(out: Terminal) -> int:
     """The columns a table's line may take: the terminal's (80 where output is not a terminal)."""
     return out.console.width if out.console.is_terminal else LINE
 
@@ -142,7 +142,7 @@ async def find_table(
     wanted: str | None,
     interfaces: Sequence[str] | None,
     timeout: float,
-    out: Out,
+    out: Terminal,
     lines: Lines | None,
     *,
     at_address: str | None = None,
@@ -281,7 +281,7 @@ def _decide(wanted: str | None, seen: list[TableAd], timeout: float, at_address:
     )
 
 
-async def watch_tables(interfaces: Sequence[str] | None, timeout: float | None, out: Out) -> int:
+async def watch_tables(interfaces: Sequence[str] | None, timeout: float | None, out: Terminal) -> int:
     """``list``: show tables as they appear, change and vanish; the number seen."""
     known = known_hosts()
     current: dict[str, TableAd] = {}

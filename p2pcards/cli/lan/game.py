@@ -3,8 +3,10 @@
 The node runs the seat's table on the mesh and calls ``on_event`` (on the trio thread) with what
 happens; the screen (``p2pcards.cli.screen``) shows it — the same table, numbered moves, sentences and
 audit lines as the offline game — while the player's lines are read from standard input and the
-network keeps going.  A line from the network never lands on the prompt's line: the prompt is moved
-below it.  Who the game waits for, and for how long, is shown while it is not this seat's turn.
+network keeps going.  What a line means, and the lines every seat writes alike, are the seat
+controller's (``p2pcards.cli.seat``, shared with the offline game): this is the loop around it.
+A line from the network never lands on the prompt's line: the prompt is moved below it.  Who the
+game waits for, and for how long, is shown while it is not this seat's turn.
 """
 
 from __future__ import annotations
@@ -13,18 +15,16 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
 
 import trio
-from rich.markdown import Markdown
 from rich.text import Text
 
 from p2pcards.cli.common import program
-from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out
-from p2pcards.cli.rules import rules_page
 from p2pcards.cli.screen import going_on, menu, questions, words
 from p2pcards.cli.screen.asking import OpenQuestions
-from p2pcards.cli.screen.helptext import help_text
-from p2pcards.cli.screen.output import Terminal
-from p2pcards.cli.screen.screen import GameScreen, renders
-from p2pcards.games import ActionError, View
+from p2pcards.cli.screen.events import game_screen
+from p2pcards.cli.screen.screen import GameScreen
+from p2pcards.cli.seat import RETURN, Answer, Late, Leave, Move, Problem, Seat
+from p2pcards.cli.terminal import EndOfInput, Lines, Terminal
+from p2pcards.games import ActionError
 from p2pcards.net.node import BotError, Node, NodeEvent, PeerDown, PeerUp, Thinking
 from p2pcards.store import paths as store_paths
 from p2pcards.table import outputs as out
@@ -91,7 +91,7 @@ class LanGame:
     def __init__(
         self,
         node: Node,
-        out_: Out,
+        term: Terminal,
         *,
         lines: Lines | None,
         auto: str | None = None,
@@ -100,8 +100,7 @@ class LanGame:
         linger: float = LINGER,
     ) -> None:
         self.node = node
-        self.out = out_
-        self.term = Terminal(out_.console, json_mode=out_.json)
+        self.term = term
         self.lines = lines
         self.auto = auto
         self.computers = frozenset(computers)
@@ -113,14 +112,13 @@ class LanGame:
         self.me = node.seat
         self.real_names = tuple(s.name for s in self.genesis.seats)
         self.names = display_names(self.real_names, self.me)
-        self.screen = GameScreen(self.term, self.genesis, self.me, lambda: node.table, self.names)
-        self.screen.lan = self  # type: ignore[attr-defined]  # for the network's own renderers below
+        self.screen = game_screen(self.term, self.genesis, self.me, lambda: node.table, self.names)
+        self.screen.register(self._peer, PeerUp, PeerDown)
+        self.screen.register(_thinking, Thinking)
+        self.screen.register(_bot_error, BotError)
         self.game = self.rules.name
         self.game_id = self.genesis.game_id
-        self.turn: out.YourTurn | None = None
-        self.entries: list[menu.Entry] = []
-        self.asking: menu.Entry | None = None
-        self.confirming = False
+        self.seat = Seat(self.screen, lan=True)
         self.left = False
         self.input_ended = False
         self.done = trio.Event()
@@ -149,7 +147,7 @@ class LanGame:
     # ================================================================ running
 
     async def play(self, nodes: Sequence[Node]) -> int:
-        self.out.hide_status()
+        self.term.hide_status()
         self.intro()
         async with trio.open_nursery() as nursery:
             self.screen.replaying = True
@@ -199,35 +197,31 @@ class LanGame:
 
     def intro(self) -> None:
         seats: list[dict[str, Any]] = []
+        rows: list[Text] = []
         for seat, sat in enumerate(self.genesis.seats):
             kind = "you" if seat == self.me else "computer" if seat in self.computers else "player"
             seats.append({"seat": seat, "name": sat.name, "fingerprint": fingerprint(sat.key),
                           "player": kind})
-        self.term.emit({
-            "event": "start", "game": self.game, "options": dict(self.rules.options), "seats": seats,
-            "you": self.me, "dealer": self.genesis.dealer, "game_id": self.game_id.hex(),
-            "timeout_s": self.genesis.timeout_ms // 1000, "resumed": self.resumed, "auto": self.auto,
-        })
-        if self.term.json:
-            return
-        how = "resumed from its journal" if self.resumed else "on the local network"
-        self.term.console.rule(Text(f"{self.game.capitalize()} — {len(seats)} players, {how}", style="bold"))
-        for s in seats:
-            line = Text(f"  seat {s['seat']}  ")
-            line.append(f"{s['name']:<16}", style="bold" if s["seat"] == self.me else "")
-            line.append(f" {s['fingerprint']}", style="dim")
-            if s["seat"] == self.me:
+            line = Text(f"  seat {seat}  ")
+            line.append(f"{sat.name:<16}", style="bold" if seat == self.me else "")
+            line.append(f" {fingerprint(sat.key)}", style="dim")
+            if seat == self.me:
                 line.append("  you" + (f" (played by a computer, {self.auto})" if self.auto else ""))
-            elif s["player"] == "computer":
-                runner = laptop(self.genesis, self.names, self.me, s["seat"])
-                line.append(f"  computer player, run by {runner}", style="dim")
-            self.term.say(line)
-        self.term.say(Text(
-            "Every seat signs this table before the first card, and the deck is shuffled by all seats "
-            "with proofs (mental poker). " + who_sees(self.genesis, self.names, self.me), style="dim"))
+            elif kind == "computer":
+                line.append(f"  computer player, run by {laptop(self.genesis, self.names, self.me, seat)}",
+                            style="dim")
+            rows.append(line)
+        notes = [Text("Every seat signs this table before the first card, and the deck is shuffled by all "
+                      "seats with proofs (mental poker). " + who_sees(self.genesis, self.names, self.me),
+                      style="dim")]
         if self.auto is None:
-            self.term.say(Text("On your turn type a move's number, the move, a card, help, rules or quit.",
-                               style="dim"))
+            notes.append(Text("On your turn type a move's number, the move, a card, help, rules or quit.",
+                              style="dim"))
+        how = "resumed from its journal" if self.resumed else "on the local network"
+        self.seat.intro({"seats": seats, "you": self.me, "dealer": self.genesis.dealer,
+                         "game_id": self.game_id.hex(), "timeout_s": self.genesis.timeout_ms // 1000,
+                         "resumed": self.resumed, "auto": self.auto},
+                        f"{len(seats)} players, {how}", rows, notes)
 
     # ================================================================ events from the node
 
@@ -244,7 +238,10 @@ class LanGame:
         self.questions.prune()
         pruned = self.questions.current is not before
         self.screen.render(event)
-        if pruned and not self.done.is_set() and not self.screen.replaying:
+        behind = self.turn is not None and self.table.left_behind
+        if behind:
+            self.turn = None  # the others went past the step this turn is at: no move of it can count
+        if (pruned or behind) and not self.done.is_set() and not self.screen.replaying:
             self._ask()
 
     def on_computer_event(self, event: NodeEvent) -> None:
@@ -257,54 +254,47 @@ class LanGame:
             self.thinking.pop(event.seat, None)  # it stopped: the table waits for it, as for anyone
             self.screen.render(event)
 
-    def _view(self) -> View | None:
-        return self.screen.view()
-
     # ================================================================ this seat's turn
 
+    @property
+    def turn(self) -> out.YourTurn | None:
+        """The turn waiting for the person's move (None: not this seat's turn)."""
+        return self.seat.turn
+
+    @turn.setter
+    def turn(self, turn: out.YourTurn | None) -> None:
+        self.seat.turn = turn
+
     def _your_turn(self, turn: out.YourTurn) -> None:
-        view = turn.view
-        entries = menu.build(self.rules, view, self.screen.face)
-        self.screen.turn_json(turn, entries)
+        if self.table.left_behind:
+            # More than half of the table went on without this seat (it is back to find so, or was cut
+            # off): the step it is asked about is behind them, and it plays again only after `return`.
+            return
         if self.auto is not None:
+            self.seat.begin(turn, person=False)
             self.screen.activity(f"Your seat's computer player ({self.auto}) is thinking…")
             return
-        self.turn = turn
-        self.entries = entries
-        self.asking = None
-        forced = self.screen.face.forced(view, [e.text for e in entries if not e.is_run])
-        # A person is not asked to press Enter for the only move there is; a program answers every turn.
-        if forced is not None and len(entries) == 1 and not self.confirming and not self.term.json:
-            self.screen.forced_move(forced)
-            self.turn = None
+        forced = self.seat.begin(turn)
+        if forced is not None:
             # Not from here: the node is still carrying out the outputs that brought this turn.
             self._forced_send.send_nowait((forced, self.table.chain.step))
             return
-        self._show(view, entries)
         self._ask()
 
     def _ask(self) -> None:
-        question = None if self.confirming or self.screen.summing_up else self.questions.current
+        """Ask what is asked now (a question the table put, a move, an amount, whether to leave), or
+        take the old prompt away when nothing is."""
+        question = None if self.seat.confirming or self.screen.summing_up else self.questions.current
         if question is not None:
             self.questions.show()
         if self.term.json:
             return
-        if self.confirming:
-            self.term.prompt("Leave the game? [y/N] ")
-        elif question is not None:
-            self.screen.flush()
-            self.term.prompt(question.prompt)
-        elif self.turn is not None and self.asking is not None:
-            self.term.prompt(menu.amount_prompt(self.asking))
-        elif self.turn is not None:
-            self.screen.flush()
-            self.term.prompt("Your move: ")
-        else:
+        prompt = self.seat.prompt(question)
+        if prompt is None:
             self.term.withdraw()  # nothing is asked now: no old prompt stays to be typed at
-
-    def _show(self, view: View, entries: list[menu.Entry]) -> None:
-        mine = "your turn" if self.turn is not None else self.waiting_text()
-        self.screen.show_turn(view, entries, mine)
+            return
+        self.screen.flush()
+        self.term.prompt(prompt)
 
     async def _input(self) -> None:
         assert self.lines is not None
@@ -321,60 +311,29 @@ class LanGame:
     async def _typed(self, raw: str) -> None:
         if self.done.is_set():
             return
-        if self.confirming:
-            self.confirming = False
-            if raw.strip().lower() in ("y", "yes"):
-                self._leave()
-                return
-            self.screen.say(Text("Carry on, then.", style="dim"))
-            self._ask()
+        decision = self.seat.read(raw, self.questions.current, self.questions.gone,
+                                  not_your_turn=f"It is not your turn: {self.waiting_text()}.")
+        if isinstance(decision, Leave):
+            self._leave()
             return
-        typed = " ".join(raw.split()).lower()
-        if self.questions.take(raw):
-            self._ask()
+        if isinstance(decision, Move):
+            await self._move(decision.text)
             return
-        if typed == "return":
-            self._return()
+        if isinstance(decision, menu.Command):
+            self._command(decision)
             return
-        question = self.questions.current
-        if self.turn is None:
-            asked = menu.command(typed)
-            if asked is not None:
-                self._command(asked)
-            elif question is not None and typed:
-                self.screen.problem(raw, question.hint)
-                self._ask()
-            elif typed:
-                self.screen.problem(raw, f"It is not your turn: {self.waiting_text()}.")
-            return
-        if self.asking is not None:
-            entry, self.asking = self.asking, None
-            amount = menu.resolve_amount(raw, entry)
-            if isinstance(amount, menu.Back):
-                self._ask()
-            elif isinstance(amount, menu.Command):
-                self._command(amount)
-            elif isinstance(amount, menu.Problem):
-                self.screen.problem(raw, amount.message)
-                self.asking = entry
-                self._ask()
-            else:
-                await self._move(amount.text)
-            return
-        resolution = menu.resolve(raw, self.entries, self.rules)
-        if isinstance(resolution, menu.NeedAmount):
-            self.asking = resolution.entry
-            self._ask()
-        elif isinstance(resolution, menu.Command):
-            self._command(resolution)
-        elif isinstance(resolution, menu.Problem):
-            self.screen.problem(raw, resolution.message)
-            self._ask()
-        else:
-            await self._move(resolution.text)
+        if isinstance(decision, Answer):
+            self.questions.answer(decision.question, decision.meaning)
+        elif isinstance(decision, Late):
+            self.questions.late(decision.why)
+        elif isinstance(decision, Problem):
+            self.screen.problem(raw, decision.message)
+        elif decision.said:
+            self.screen.say(Text(decision.said, style="dim"))
+        self._ask()
 
     async def _move(self, text: str) -> None:
-        turn, self.turn = self.turn, None  # acting may bring this seat's next turn at once
+        turn = self.seat.moved()  # acting may bring this seat's next turn at once
         try:
             await self.node.act(text)
         except ActionError as exc:
@@ -384,33 +343,15 @@ class LanGame:
             self._ask()
 
     def _command(self, command: menu.Command) -> None:
-        name = command.name
-        if name == "help":
-            text = help_text(self.game, lan=True)
-            self.term.emit({"event": "help", "text": text})
-            self.screen.say(Text(text))
-        elif name == "rules":
-            # One section at a time: a pager would share the terminal with the line reader, and a
-            # hundred lines at once scroll the table away while the game goes on.
-            whole = rules_page(self.game, command.arg or "all")
-            self.term.emit({"event": "rules", "game": self.game, "text": whole})
-            if not self.term.json:
-                self.screen.say(Markdown(rules_page(self.game, command.arg)))
-        elif name == "table":
-            view = self._view()
-            if view is None:
-                self.screen.say(Text(f"No hand is being played yet: {self.waiting_text()}.", style="dim"))
-            else:
-                self._show(view, self.entries if self.turn is not None else [])
-        elif name == "quit":
-            self.confirming = True
-            self.term.emit({"event": "prompt", "prompt": "Leave the game? [y/N]"})
-            if not self.term.json:
-                short = self.game_id.hex()[:12]
-                self.screen.say(Text(
-                    "If you leave, the others are told that you left, and they may go on without you "
-                    "(the hand being played is then dealt again without you). "
-                    f"`{program()} resume {short}` brings you back to this game.", style="dim"))
+        if command == RETURN:
+            self._return()
+            return
+        short = self.game_id.hex()[:12]
+        leaving = () if self.term.json else (Text(
+            "If you leave, the others are told that you left, and they may go on without you (the hand "
+            f"being played is then dealt again without you). `{program()} resume {short}` brings you back "
+            "to this game.", style="dim"),)
+        self.seat.command(command, self.waiting_text, leaving)
         self._ask()
 
     def _leave(self) -> None:
@@ -547,7 +488,7 @@ class LanGame:
             self.screen.summing_up = ""
             self._away_summary()
             if not self.questions.open:
-                self.screen.ask_if_out()
+                going_on.ask_if_out(self.screen)
             self._ask()
             return
         before = self.questions.current
@@ -577,7 +518,7 @@ class LanGame:
         if self.turn is not None and self.auto is None:
             self._warn_move_clock(step, waited)
         missing = [s for s in self.table.waiting_for if s != self.me]
-        if not missing or self.turn is not None or self.confirming:
+        if not missing or self.turn is not None or self.seat.confirming:
             return
         waiting = self.waiting_text()
         text = f"{waiting[:1].upper()}{waiting[1:]} · {int(waited)} s"
@@ -613,6 +554,15 @@ class LanGame:
                                      "longer than this screen can know: they may be asked already whether to "
                                      "go on without you. Move now to stay in the hand.", style="bold yellow"))
             return
+        if waited * 1000 >= self.genesis.timeout_ms:
+            # Run out: the others' tables now ask their people (or vote) whether to go on without this
+            # seat; nothing of it reaches this table until they have decided, so it is said from here.
+            if (step, 0) not in self._clock_said and self._others_asked():
+                self._clock_said.add((step, 0))
+                self.term.emit({"event": "move_clock", "step": step, "seconds_left": 0})
+                self.screen.say(Text("Your move clock ran out: the others are being asked whether to go on "
+                                     "without you. Move now to stay in the hand.", style="bold yellow"))
+            return
         left = int(self.genesis.timeout_ms / 1000 - waited)
         marks = [m for m in MOVE_CLOCK_MARKS_S if left <= m and (step, m) not in self._clock_said]
         if not marks or left < 0:
@@ -622,89 +572,82 @@ class LanGame:
         self.screen.say(Text(f"Your move clock: {words.duration(max(0, left))} left; then the others may go "
                              "on without you.", style="bold yellow"))
 
+    def _others_asked(self) -> bool:
+        """Whether anyone is asked about this seat once its move clock ran out: another laptop's seat,
+        connected and still at the table (this laptop's own computer players never name it)."""
+        out_now = self.table.seats_out
+        return any(
+            seat != self.me and seat not in self.computers and self.genesis.runner_of(seat) != self.me
+            and seat in self.connected and seat not in self.dropped and seat not in out_now
+            for seat in range(len(self.genesis.seats))
+        )
+
     # ================================================================ the end
 
     def finish(self) -> int:
         if self.left:
-            self.term.emit({"event": "left", "hand": self.screen.hand, "input_ended": self.input_ended,
-                            **self.screen.result_json()})
-            self.screen.say()
             others = self.connected - self.dropped - self.computers  # not this laptop's own seats
             told = " The others were told that you left." if others else ""
-            self.screen.say(Text(f"You left the table.{told} Standings so far:", style="bold"))
-            self.screen.say(Text(self.screen.standings() or "no hand finished yet"))
-        self._saved_line()
+            self.seat.left(self.screen.hand, self.input_ended, told)
+        self.seat.saved(self.game_id, self.finished, journal=str(store_paths.journal_path(self.game_id)))
         if self.left:
             return EXIT_INPUT_ENDED if self.input_ended else 0
         if self.table.fault is not None:
             return 1
         if not self.table.over:
-            self.term.emit({"event": "stuck", "standings": self.screen.standings()})
-            self.screen.say(Text("The table stopped without finishing the match.", style="bold red"))
+            self.seat.stuck()
             return 1
         return 0
 
-    def _saved_line(self) -> None:
-        game_id = self.game_id.hex()
-        self.term.emit({"event": "saved", "game_id": game_id, "finished": self.finished,
-                        "journal": str(store_paths.journal_path(self.game_id))})
-        width = self.term.console.width
-        self.screen.say(words.with_command("The game's journal is kept: check it any time with",
-                                            f"{program()} verify {game_id[:12]}", width, "dim"))
-        if not self.finished:
-            self.screen.say(words.with_command("Come back to this game with",
-                                                f"{program()} resume {game_id[:12]}", width, "bold"))
+    # ================================================================ the network's own events
+
+    def _peer(self, screen: GameScreen, event: PeerUp | PeerDown) -> None:
+        """A peer's link came up or went down (this screen's renderer of both)."""
+        name = screen.names[event.seat]
+        real = screen.real_names[event.seat]
+        if isinstance(event, PeerUp):
+            known = event.seat in self.connected
+            self.connected.add(event.seat)
+            self.dropped.discard(event.seat)
+            screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": True})
+            if event.seat in self.table.seats_out:
+                screen.say(Text(f"{name}'s program is connected again: {name} follows the game and may "
+                                "ask to play again.", style="dim"))
+            elif event.seat not in self.computers:
+                back = "back: the connection was restored" if known else "connected"
+                screen.say(Text(f"{name} is {back}.", style="dim"))
+            return
+        if self.finished or self.done.is_set():
+            return
+        self.dropped.add(event.seat)
+        screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": False,
+                          "reason": event.reason})
+        if event.seat in self.table.seats_out or event.seat in screen.out_of_match:
+            screen.say(Text(f"{name}'s program is no longer connected ({event.reason}).", style="dim"))
+            return
+        gone = words.duration(DISCONNECTED_MS // 1000)
+        then = "you are asked whether to go on without them" if self.auto is None else \
+            "the table may go on without them"
+        if event.left:
+            if self.genesis.runner_of(event.seat) is not None:
+                runner = laptop(self.genesis, screen.names, self.me, event.seat)
+                screen.say(Text(f"{name}, the computer player {runner} runs, left the game with it.",
+                                style="yellow"))
+                return
+            screen.say(Text(f"{name} left the game (quit). When the game waits for {name}, {then}; {name} "
+                            "may come back to this game later and ask to be dealt in again.", style="yellow"))
+            return
+        screen.say(Text(f"Lost the connection to {name} ({event.reason}). If {name}'s program is still "
+                        f"running it reconnects; if nothing comes from {name}'s laptop for {gone} while the "
+                        f"game waits for them, {then}.", style="yellow"))
 
 
 # ============================================================================ the network's own events
 
 
-@renders(PeerUp, PeerDown)
-def _peer(screen: GameScreen, event: PeerUp | PeerDown) -> None:
-    game: LanGame = screen.lan  # type: ignore[attr-defined]
-    name = screen.names[event.seat]
-    real = screen.real_names[event.seat]
-    if isinstance(event, PeerUp):
-        known = event.seat in game.connected
-        game.connected.add(event.seat)
-        game.dropped.discard(event.seat)
-        screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": True})
-        if event.seat in game.table.seats_out:
-            screen.say(Text(f"{name}'s program is connected again: {name} follows the game and may ask to "
-                            "play again.", style="dim"))
-        elif event.seat not in game.computers:
-            back = "back: the connection was restored" if known else "connected"
-            screen.say(Text(f"{name} is {back}.", style="dim"))
-        return
-    if game.finished or game.done.is_set():
-        return
-    game.dropped.add(event.seat)
-    screen.term.emit({"event": "peer", "seat": event.seat, "name": real, "up": False, "reason": event.reason})
-    if event.seat in game.table.seats_out or event.seat in screen.out_of_match:
-        screen.say(Text(f"{name}'s program is no longer connected ({event.reason}).", style="dim"))
-        return
-    gone = words.duration(DISCONNECTED_MS // 1000)
-    then = "you are asked whether to go on without them" if game.auto is None else \
-        "the table may go on without them"
-    if event.left:
-        if game.genesis.runner_of(event.seat) is not None:
-            runner = laptop(game.genesis, screen.names, game.me, event.seat)
-            screen.say(Text(f"{name}, the computer player {runner} runs, left the game with it.",
-                            style="yellow"))
-            return
-        screen.say(Text(f"{name} left the game (quit). When the game waits for {name}, {then}; {name} may "
-                        "come back to this game later and ask to be dealt in again.", style="yellow"))
-        return
-    screen.say(Text(f"Lost the connection to {name} ({event.reason}). If {name}'s program is still running "
-                    f"it reconnects; if nothing comes from {name}'s laptop for {gone} while the game waits "
-                    f"for them, {then}.", style="yellow"))
-
-
-@renders(Thinking)
 def _thinking(screen: GameScreen, event: Thinking) -> None:
     screen.thinking(event.seat)
 
 
-@renders(BotError)
 def _bot_error(screen: GameScreen, event: BotError) -> None:
     screen.note(f"{screen.names[event.seat]}: {event.message}", seat=event.seat)

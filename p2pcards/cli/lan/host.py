@@ -30,13 +30,14 @@ from p2pcards.cli.lan.admission import Admission
 from p2pcards.cli.lan.game import LanGame
 from p2pcards.cli.lan.runner import Context, LanError, play_seat, run_trio
 from p2pcards.cli.lan.summary import options_line
-from p2pcards.cli.lan.terminal import Lines, Out
+from p2pcards.cli.terminal import Lines, Terminal
 from p2pcards.local import DEALERS
 from p2pcards.net.discovery import Advertisement, advertise
 from p2pcards.net.lobby import HostedGame, Lobby, LobbyError
 from p2pcards.net.node import DEFAULT_PORT, GameEffects, computer_chooser, listen, open_listener
 from p2pcards.store import GameStore, Peers, StoreError, load_or_create
 from p2pcards.table.genesis import Genesis, GenesisError
+from p2pcards.text import name_problem
 from p2pcards.wire import fingerprint
 
 DEFAULT_TIMEOUT = 180
@@ -68,6 +69,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--wait-for", type=int, default=None, metavar="N",
                    help="start as soon as N players have been admitted (default: when the table is full, "
                         "or when you type `start`)")
+    p.add_argument("--partner", default=None, metavar="NAME",
+                   help="Spades: the player of this name, once admitted, sits opposite you as your partner "
+                        "(default: seats go in the order players are admitted)")
     p.add_argument("--port", type=int, default=None, metavar="P",
                    help=f"TCP port players join on (default {DEFAULT_PORT}, or the next free one; a port "
                         "given here is used as it is, or the table does not open; 0: any free port)")
@@ -113,6 +117,8 @@ class HostConfig:
     mdns: bool
     auto: str | None
     dealer: str
+    partner: str | None = None
+    """Spades: the admitted player seated opposite the host."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> HostConfig:
@@ -130,6 +136,11 @@ class HostConfig:
             raise UsageError(f"--wait-for must be from 1 to {players - 1} at a table of {players}, "
                              f"not {args.wait_for}")
         timeout = opt.seconds(args.timeout, "--timeout", opt.MIN_TIMEOUT, opt.MAX_TIMEOUT)
+        partner = None if getattr(args, "partner", None) is None else " ".join(args.partner.split())
+        if partner is not None and (game != "spades" or players != 4):
+            raise UsageError("--partner is for Spades, where partners sit opposite each other")
+        if partner is not None and name_problem(partner):
+            raise UsageError(f"--partner must be a player's name ({name_problem(partner)})")
         return cls(
             game=game, options=options, players=players, name=opt.player_name(args.name),
             code=opt.join_code(args.code), bots=opt.level(args.bots, "--bots"), wait_for=args.wait_for,
@@ -137,6 +148,7 @@ class HostConfig:
             interface=opt.interface(args.interface), admit_all=args.admit == "all",
             timeout_ms=int(timeout * 1000), mdns=not args.no_mdns,
             auto=None if args.auto is None else opt.level(args.auto, "--auto"), dealer=args.dealer,
+            partner=partner,
         )
 
     @property
@@ -164,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     config = HostConfig.from_args(args)
-    out = Out(args.json)
+    out = Terminal(json_mode=args.json)
     return run_trio(lambda context: host(config, context), out)
 
 
@@ -199,7 +211,7 @@ async def host(config: HostConfig, context: Context) -> int:
     if config.dealer != "mental":
         out.warn("the seeded dealer is for tests only: its deck order is public, so every card can be "
                  "known; joiners refuse it unless they pass `join --allow-seeded-dealer`")
-    lines = Lines()
+    lines = Lines(out)
     reading = config.auto is None or not config.admit_all or out.interactive
     async with trio.open_nursery() as root:
         if reading:
@@ -218,7 +230,7 @@ async def host(config: HostConfig, context: Context) -> int:
     return code
 
 
-async def _announce_playing(advertisement: Advertisement, out: Out) -> None:
+async def _announce_playing(advertisement: Advertisement, out: Terminal) -> None:
     try:
         await advertisement.update(free=0, playing=True)
     except Exception as exc:  # the announcement is a convenience
@@ -226,7 +238,7 @@ async def _announce_playing(advertisement: Advertisement, out: Out) -> None:
 
 
 async def _gather(
-    lobby: Lobby, config: HostConfig, out: Out, lines: Lines | None, advertisement: Advertisement | None
+    lobby: Lobby, config: HostConfig, out: Terminal, lines: Lines | None, advertisement: Advertisement | None
 ) -> tuple[HostedGame, list[GameStore]] | None:
     """The lobby until the game starts (its nodes and their journals) or the host closes the table."""
     stores: list[GameStore] = []
@@ -249,11 +261,13 @@ async def _gather(
         return None
     out.status("Starting: seating everybody…")
     try:
-        hosted = await lobby.start(bot_level=config.bots, store_for=store_for)
+        hosted = await lobby.start(bot_level=config.bots, store_for=store_for, partner=config.partner)
     except LobbyError as exc:
         for store in stores:
             store.close()
         raise LanError(str(exc)) from exc
+    if config.partner is not None and hosted.genesis.seats[2].name != config.partner:
+        out.note(f"{config.partner} is not at the table: the seats go in the order players were admitted.")
     return hosted, stores
 
 
@@ -285,7 +299,9 @@ async def _play(
 
 
 @contextlib.asynccontextmanager
-async def _advertising(lobby: Lobby, config: HostConfig, out: Out) -> AsyncIterator[Advertisement | None]:
+async def _advertising(
+    lobby: Lobby, config: HostConfig, out: Terminal
+) -> AsyncIterator[Advertisement | None]:
     interfaces = config.mdns_interfaces()
     async with contextlib.AsyncExitStack() as stack:
         advertisement: Advertisement | None = None
@@ -308,7 +324,7 @@ def join_commands(table: str | None, addresses: list[str], code: str | None) -> 
     return commands + [f"p2pcards join {address}{suffix}" for address in addresses]
 
 
-def _announce(lobby: Lobby, config: HostConfig, out: Out, advertisement: Advertisement | None) -> None:
+def _announce(lobby: Lobby, config: HostConfig, out: Terminal, advertisement: Advertisement | None) -> None:
     addresses = [f"{a}:{lobby.port}" for a in config.join_addresses()]
     table = advertisement.name if advertisement is not None else lobby.table_name
     rules = load_rules(config.game, {**config.options, "players": config.players})
@@ -327,7 +343,7 @@ def _announce(lobby: Lobby, config: HostConfig, out: Out, advertisement: Adverti
     head = Text(f"Hosting {table!r}: {config.game.capitalize()}, {config.players} seats, {dealer}",
                 style="bold")
     if cell_len(head.plain) + 4 <= out.console.width:
-        out.console.rule(head)
+        out.rule(head)
     else:
         out.say(head)  # a rule would cut its title: a line that wraps between words instead
     # on a line of its own (it wraps between options, never inside one), only what is not as usual

@@ -32,8 +32,9 @@ from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan.finding import DEALER_WORDS, find_table
 from p2pcards.cli.lan.runner import Context, LanError, run_trio
 from p2pcards.cli.lan.summary import changed_options
-from p2pcards.cli.lan.terminal import EndOfInput, Lines, Out, changed_key_warning
+from p2pcards.cli.lan.terminal import changed_key_warning
 from p2pcards.cli.screen import words
+from p2pcards.cli.terminal import EndOfInput, Lines, Terminal
 from p2pcards.net.discovery import TableAd, option_text
 from p2pcards.net.handshake import ANY_BIND, HANDSHAKE_VERSION, Why
 from p2pcards.net.joining import Invitation, Joining, connect
@@ -150,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     config = JoinConfig.from_args(args)
-    out = Out(args.json)
+    out = Terminal(json_mode=args.json)
     return run_trio(lambda context: join_table(config, context), out)
 
 
@@ -159,7 +160,7 @@ async def join_table(config: JoinConfig, context: Context) -> int:
         identity = load_or_create()
     except StoreError as exc:
         raise LanError(str(exc)) from exc
-    lines = Lines()
+    lines = Lines(context.out)
     reading = config.auto is None or context.out.interactive
     async with trio.open_nursery() as root:
         if reading:
@@ -247,7 +248,7 @@ def _listen_problem(bind: str, port: int, exc: OSError) -> str:
 # ---------------------------------------------------------------------- finding the table
 
 
-async def _target(config: JoinConfig, out: Out, lines: Lines | None) -> Target:
+async def _target(config: JoinConfig, out: Terminal, lines: Lines | None) -> Target:
     if config.address is not None:
         opt.source_address(*config.address)  # a host name that does not resolve is bad input (exit 2)
         where = f"{config.address[0]}:{config.address[1]}"
@@ -258,7 +259,7 @@ async def _target(config: JoinConfig, out: Out, lines: Lines | None) -> Target:
     return _target_of(ad, config, out)
 
 
-def _target_of(ad: TableAd, config: JoinConfig, out: Out) -> Target:
+def _target_of(ad: TableAd, config: JoinConfig, out: Terminal) -> Target:
     """Where to join the table ``ad`` describes; ``LanError`` if it cannot be joined."""
     if ad.version != HANDSHAKE_VERSION:
         raise LanError(f"{ad.name!r} is hosted by another version of p2pcards (protocol {ad.version}, "
@@ -311,7 +312,7 @@ def started_message(label: str, lobby_id: bytes, host_fingerprint: str) -> str:
 
 
 async def _connect(
-    config: JoinConfig, out: Out, lines: Lines | None, identity: Ed25519PrivateKey, target: Target
+    config: JoinConfig, out: Terminal, lines: Lines | None, identity: Ed25519PrivateKey, target: Target
 ) -> Joining:
     """A conversation with the table's lobby: connected, and its table described."""
     code = config.code
@@ -407,7 +408,7 @@ def _unreachable(problem: str) -> bool:
     return "cannot connect" in problem or "no answer" in problem
 
 
-async def _ask_code(out: Out, lines: Lines | None, why: str) -> str:
+async def _ask_code(out: Terminal, lines: Lines | None, why: str) -> str:
     if lines is None or not out.interactive:
         raise UsageError(f"{why}: give its join code with --code CODE")
     out.prompt(f"{why[:1].upper()}{why[1:]}. Join code: ")
@@ -426,7 +427,7 @@ async def _ask_code(out: Out, lines: Lines | None, why: str) -> str:
 # ---------------------------------------------------------------------- the table, before asking
 
 
-def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out) -> Target:
+def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Terminal) -> Target:
     """Show the table as its host describes it, with the host's proven fingerprint; refuse what this
     player must not sit down at.  The target, named after the table."""
     offer = joining.offer
@@ -480,7 +481,8 @@ def _check_offer(joining: Joining, target: Target, config: JoinConfig, out: Out)
 
 
 async def _ask_for_seat(
-    config: JoinConfig, out: Out, identity: Ed25519PrivateKey, joining: Joining, target: Target, port: int
+    config: JoinConfig, out: Terminal, identity: Ed25519PrivateKey, joining: Joining, target: Target,
+    port: int,
 ) -> Invitation:
     def admitted() -> None:
         out.emit({"event": "admitted"})
@@ -507,7 +509,7 @@ async def _ask_for_seat(
 # ---------------------------------------------------------------------- the table, before signing
 
 
-async def _accept_table(invitation: Invitation, out: Out, lines: Lines | None) -> bool:
+async def _accept_table(invitation: Invitation, out: Terminal, lines: Lines | None) -> bool:
     """Check the table before signing it: no known name comes with another key (trust on first use),
     and say who runs the computer players.  False: this player does not sit down."""
     genesis = invitation.genesis
@@ -557,7 +559,7 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def remember_proven(genesis: Genesis, me: int, then: Callable[[NodeEvent], None], out: Out
+def remember_proven(genesis: Genesis, me: int, then: Callable[[NodeEvent], None], out: Terminal
                     ) -> Callable[[NodeEvent], None]:
     """``then``, after remembering each person's seat whose link comes up: that seat's key has just
     proved itself in the game's handshake (trust on first use learns nothing from the genesis

@@ -10,7 +10,7 @@ from p2pcards.cli.common import program
 from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan.finding import watch_tables
 from p2pcards.cli.lan.runner import Context, run_trio
-from p2pcards.cli.lan.terminal import Out
+from p2pcards.cli.terminal import Terminal
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,7 +37,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run(args: argparse.Namespace) -> int:
     timeout = None if args.timeout is None else opt.seconds(args.timeout, "--timeout", 0.1, 86_400)
     address = opt.interface(args.interface)
-    out = Out(args.json)
+    out = Terminal(json_mode=args.json)
 
     async def main(context: Context) -> int:
         seen = await watch_tables([address] if address is not None else None, timeout, out)

@@ -22,7 +22,7 @@ from p2pcards.cli.lan import options as opt
 from p2pcards.cli.lan import record as records
 from p2pcards.cli.lan.game import LanGame
 from p2pcards.cli.lan.runner import Closable, Context, LanError, play_seat, run_trio
-from p2pcards.cli.lan.terminal import Lines, Out
+from p2pcards.cli.terminal import Lines, Terminal
 from p2pcards.net.node import Address, Node, computer_chooser, open_listener
 from p2pcards.store import GameStore, StoreError, load_or_create, saved_games
 from p2pcards.text import MAX_NAME, shown
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     auto = None if args.auto is None else opt.level(args.auto, "--auto")
     record = pick(args.game_id)
     set_default_think(think_time(args.think, record.think_ms))
-    out = Out(args.json)
+    out = Terminal(json_mode=args.json)
     return run_trio(lambda context: resume(record, auto or record.auto, context), out)
 
 
@@ -136,7 +136,7 @@ async def resume(record: records.SeatRecord, auto: str | None, context: Context)
             c.close()
         raise
     out.say(Text(what_comes_back(record), style="dim"))
-    lines = Lines() if auto is None or out.interactive else None
+    lines = Lines(out) if auto is None or out.interactive else None
     game = LanGame(nodes[0], out, lines=lines, auto=auto, computers=list(record.computers), resumed=True)
     nodes[0].on_event = game.on_event
     for node in nodes[1:]:

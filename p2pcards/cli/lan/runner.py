@@ -11,8 +11,8 @@ import trio
 from rich.text import Text
 
 from p2pcards.cli.common import UsageError, program
-from p2pcards.cli.lan.terminal import Out
 from p2pcards.cli.screen.words import with_command
+from p2pcards.cli.terminal import Terminal
 
 if TYPE_CHECKING:  # the game's screen and node: imported by whoever plays, not by every command
     from p2pcards.cli.lan import record as records
@@ -32,7 +32,7 @@ class Closable(Protocol):
 class Context:
     """What a command knows so far, for the last words after Ctrl-C."""
 
-    out: Out
+    out: Terminal
     game_id: bytes | None = None
     finished: bool = False
 
@@ -44,7 +44,7 @@ def _single(exc: BaseException) -> BaseException:
     return exc
 
 
-def run_trio(main: Callable[[Context], Awaitable[int]], out: Out, *, interrupted: int = 130) -> int:
+def run_trio(main: Callable[[Context], Awaitable[int]], out: Terminal, *, interrupted: int = 130) -> int:
     """Run ``main`` under trio: ``UsageError`` goes on to the command line (exit 2), ``LanError`` is
     reported (exit 1), Ctrl-C ends with a word on how to come back (exit ``interrupted``)."""
     context = Context(out)

@@ -79,23 +79,35 @@ class OpenQuestions:
         for line in question.lines:
             self.screen.say(line)
 
+    @property
+    def gone(self) -> tuple[Question, str] | None:
+        """The last question dropped as moot, and why (a late answer to it is told so)."""
+        return self._gone
+
     def take(self, raw: str) -> bool:
-        """Answer the current question with ``raw`` if it is an answer to it; whether it was."""
+        """Answer the current question with ``raw`` if it is an answer to it (or tell a late answer
+        to the last moot one that it came late); whether it was."""
         question = self.current
         if question is None and self._gone is not None and self._gone[0].read(raw) is not None:
-            # A late answer to a question the table moved past: say so, rather than read it as a move.
-            why = self._gone[1]
-            self._gone = None
-            self.screen.say(Text(f"That question is no longer open ({MOOT_WHY.get(why, why)}).", style="dim"))
+            self.late(self._gone[1])
             return True
         meaning = None if question is None else question.read(raw)
         if question is None or meaning is None:
             return False
-        self.open.pop(0)
+        self.answer(question, meaning)
+        return True
+
+    def late(self, why: str) -> None:
+        """A late answer to a question the table moved past: say so, rather than read it as a move."""
+        self._gone = None
+        self.screen.say(Text(f"That question is no longer open ({MOOT_WHY.get(why, why)}).", style="dim"))
+
+    def answer(self, question: Question, meaning: str) -> None:
+        """``question`` (an open one) is answered with ``meaning``: carried out."""
+        self.open = [q for q in self.open if q is not question]
         self.screen.term.emit({"event": "answer", "question": question.kind, "answer": meaning,
                                "seats": list(question.seats)})
         self._carry_out(question, meaning)
-        return True
 
     def ask_to_return(self) -> None:
         """Ask the seats still playing to deal this seat in again (``return``, or its question);

@@ -3,16 +3,18 @@ who plays each deal (open dummies included), who comes back, the questions the t
 (keep waiting for a silent seat? admit a seat back?), and a seat out of the match (Azi, rule A15).
 
 Only ``Table.stopped`` is "the game stopped"; every other verdict voids at most one hand and the
-match goes on, and the screen says how.  The renderers register themselves in ``screen.RENDERERS``
-(``screen`` imports this module).
+match goes on, and the screen says how.  ``RENDERERS`` maps each of these events to what shows it
+(``screen.events`` registers them on every game screen).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 
 from p2pcards.cli.screen import describe, questions, words
-from p2pcards.cli.screen.screen import GameScreen, renders
+from p2pcards.cli.screen.screen import GameScreen, Renderer
 from p2pcards.games import Match
 from p2pcards.table import outputs as out
 
@@ -23,7 +25,6 @@ AWAY = "played without you"
 # ============================================================================ verdicts
 
 
-@renders(out.Fault)
 def _fault(screen: GameScreen, event: out.Fault) -> None:
     if screen.table.stopped is event:
         _stopped(screen, event)
@@ -63,7 +64,6 @@ def _stopped(screen: GameScreen, event: out.Fault) -> None:
     screen.say(describe.fault_line(event, screen.names))
 
 
-@renders(out.HandVoid)
 def _hand_void(screen: GameScreen, event: out.HandVoid) -> None:
     seats = tuple(s for v in event.verdicts for s in (v.seats or (v.seat,)) if 0 <= s < screen.n)
     screen.term.emit({"event": "hand_void", "hand": event.hand, "seats": list(seats),
@@ -78,7 +78,6 @@ def _hand_void(screen: GameScreen, event: out.HandVoid) -> None:
 # ============================================================================ who plays
 
 
-@renders(out.Seating)
 def _seating(screen: GameScreen, event: out.Seating) -> None:
     before, screen.seating = screen.seating, event
     screen.face.away = dict(event.out)
@@ -107,12 +106,10 @@ def _seating(screen: GameScreen, event: out.Seating) -> None:
         screen.say(describe.playing_line(event.hand, event.playing, screen.names))
 
 
-@renders(out.Sealed)
 def _sealed(screen: GameScreen, event: out.Sealed) -> None:
     screen.term.emit({"event": "sealed", "hand": event.hand, "seats": list(event.seats)})
 
 
-@renders(out.Restoring)
 def _restoring(screen: GameScreen, event: out.Restoring) -> None:
     # A seat back from its journal (maybe an older copy of it) signs nothing new until the others sent
     # all they hold (SPEC §9.6): its person must see why nothing happens, and when it is over.
@@ -126,20 +123,18 @@ def _restoring(screen: GameScreen, event: out.Restoring) -> None:
         screen.say(Text("Caught up: the others sent all they hold, and you play on.", style="dim"))
 
 
-@renders(out.VotesContradicted)
 def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
     screen.term.emit({"event": "votes_contradicted", "step": event.step, "voters": list(event.voters),
                       "named": list(event.named), "majority": event.majority})
     screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names,
                                           event.majority))
     if event.majority and not screen.replaying:
-        screen.ask_if_out()
+        ask_if_out(screen)
 
 
 # ============================================================================ the table's questions
 
 
-@renders(out.SilentSeats)
 def _silent(screen: GameScreen, event: out.SilentSeats) -> None:
     names = [screen.real_names[s] for s in event.seats]
     auto_in = None if event.auto_at is None else max(0, (event.auto_at - screen.now_ms()) // 1000)
@@ -157,7 +152,6 @@ def _silent(screen: GameScreen, event: out.SilentSeats) -> None:
                                 event.step, event.auto_at, quiet_shown))
 
 
-@renders(out.ReturnAsked)
 def _return_asked(screen: GameScreen, event: out.ReturnAsked) -> None:
     screen.term.emit({"event": "return_asked", "seat": event.seat, "name": screen.real_names[event.seat]})
     screen.ask(questions.admit(screen.names[event.seat], event.seat))
@@ -191,7 +185,15 @@ def announce_out(screen: GameScreen, hand: int, match: Match | None) -> None:
             style = "bold yellow" if seat == screen.me else "yellow"
             screen.say(Text(screen.face.out_line(seat, score), style=style))
     if any(seat == screen.me for seat, _ in found) and not screen.replaying:
-        screen.ask_if_out(match)
+        ask_if_out(screen, match)
+
+
+def ask_if_out(screen: GameScreen, match: Match | None = None) -> None:
+    """This seat does not play now (voted out, out of chips): ask its person what to do (not once
+    the match is over: ``match``, the match after the hand just played, may say so)."""
+    question = None if match is not None and match.over else out_question(screen)
+    if question is not None:
+        screen.ask(question)
 
 
 def out_question(screen: GameScreen) -> questions.Question | None:
@@ -218,4 +220,16 @@ def out_question(screen: GameScreen) -> questions.Question | None:
     return None
 
 
-__all__ = ["AWAY", "announce_out", "newly_out", "out_question"]
+RENDERERS: Mapping[type, Renderer] = {
+    out.Fault: _fault,
+    out.HandVoid: _hand_void,
+    out.Seating: _seating,
+    out.Sealed: _sealed,
+    out.Restoring: _restoring,
+    out.VotesContradicted: _contradicted,
+    out.SilentSeats: _silent,
+    out.ReturnAsked: _return_asked,
+}
+"""The events of the game going on without a seat, and what shows each."""
+
+__all__ = ["AWAY", "RENDERERS", "announce_out", "ask_if_out", "newly_out", "out_question"]

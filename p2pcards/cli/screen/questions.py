@@ -109,9 +109,9 @@ def admit(name: str, seat: int) -> Question:
 
 def come_back(hand: int) -> Question:
     """This seat was voted out: ask to be dealt in again?"""
-    line = Text("You can ask the players still at the table to deal you in again: they sign your return "
-                f"at the end of the hand being played (hand {hand + 1}), and you play from the next one.",
-                style="bold yellow")
+    line = Text("The others play on without you: you are dealt in again only if you ask (now, or later "
+                "with `return`). The players still at the table sign your return at the end of the hand "
+                f"being played (hand {hand + 1}), and you play from the next one.", style="bold yellow")
     return Question(RETURN, "Ask to play again? [y = ask, n = only watch; `return` asks later] ", (line,),
                     _words(ask=(*YES, "return"), watch=(*NO, "w", "watch")))
 

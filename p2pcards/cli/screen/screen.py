@@ -2,11 +2,12 @@
 
 It consumes the events of one seat's replica (``p2pcards.table.outputs``), whatever carries them —
 ``LocalRoom`` offline, a ``Node`` on the LAN — reads what it needs from that replica, and writes the
-screen for people or JSON lines for programs.  Each kind of event is drawn by one function of the
-registry ``RENDERERS`` (``@renders(Kind)``); a kind without one is ignored, so a shell or a newer
-table may send events this screen does not know.  What differs between games is asked of the game's
-face (``faces``); what differs between offline and the LAN (reading the keyboard, the network's own
-events) stays with the command that drives the screen.
+screen for people or JSON lines for programs.  Each kind of event is drawn by the renderer registered
+for it on this screen (``GameScreen.register``): the table's own events by ``screen.events`` (which
+builds the screen, ``events.game_screen``), the game going on without a seat by ``screen.going_on``,
+and what only offline play or the LAN has by the command that drives the screen.  A kind without a
+renderer is ignored, so a shell or a newer table may send events this screen does not know.  What
+differs between games is asked of the game's face (``faces``).
 
 Moves are logged one group to a line (a trick, a bout, a round of bets), so that what happened
 since the player's last turn and the table itself fit on an 80x24 terminal together.
@@ -14,17 +15,17 @@ since the player's last turn and the table itself fit on an 80x24 terminal toget
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Group
-from rich.rule import Rule
 from rich.text import Text
 
-from p2pcards.cli.screen import describe, faces, menu, questions, words
-from p2pcards.cli.screen.output import Terminal
-from p2pcards.games import HandState, Match, View
+from p2pcards.cli.screen import faces, menu, questions, words
+from p2pcards.cli.terminal import Terminal
+from p2pcards.games import GameError, HandState, Match, View
 from p2pcards.games.cards import card_text
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
@@ -34,29 +35,17 @@ WIDTH = 80
 SEPARATOR = " · "
 
 Renderer = Callable[["GameScreen", Any], None]
-RENDERERS: dict[type, Renderer] = {}
-"""Event class -> the function that shows it."""
-
-E = TypeVar("E")
-
-
-def renders(*kinds: type) -> Callable[[Callable[[GameScreen, E], None]], Callable[[GameScreen, E], None]]:
-    """Register the decorated function as the renderer of events of ``kinds``."""
-
-    def register(fn: Callable[[GameScreen, E], None]) -> Callable[[GameScreen, E], None]:
-        for kind in kinds:
-            RENDERERS[kind] = fn
-        return fn
-
-    return register
+"""What shows one kind of event on a screen."""
 
 
 class GameScreen:
     """One seat's screen.  ``table`` gives the seat's replica (read, never fed, by the screen)."""
 
     def __init__(self, term: Terminal, genesis: Genesis, me: int, table: Callable[[], Table],
-                 names: Sequence[str]) -> None:
+                 names: Sequence[str], renderers: Mapping[type, Renderer] = MappingProxyType({})) -> None:
         self.term = term
+        self.renderers: dict[type, Renderer] = dict(renderers)
+        """Event class -> the function that shows it on this screen."""
         self.genesis = genesis
         self.me = me
         self._table = table
@@ -111,7 +100,20 @@ class GameScreen:
 
     @property
     def match(self) -> Match | None:
-        return self.table.match
+        """The match as the hand being played is played: the replica's (the match at the last seal),
+        with the seats that hand dealt back in playing (the replica's match still has them away, or
+        open dummies, until the hand ends)."""
+        match = self.table.match
+        seating = self.seating
+        if match is None or seating is None or seating.hand != self.table.hand_number:
+            return match
+        try:
+            for seat in seating.playing:
+                if seat in match.dummies or seat not in match.seated:
+                    match = match.with_seat(seat)
+        except GameError:
+            return self.table.match  # a seating the match cannot take: the replica's, as it is
+        return match
 
     def standings(self, match: Match | None = None) -> str:
         """The match's standings in words: ``match``, or the replica's (which a hand's result joins
@@ -128,15 +130,6 @@ class GameScreen:
         """Hand a question to the person (nothing happens when nobody is asked)."""
         if self.asker is not None:
             self.asker(question)
-
-    def ask_if_out(self, match: Match | None = None) -> None:
-        """This seat does not play now (voted out, out of chips): ask its person what to do (not
-        once the match is over: ``match``, the match after the hand just played, may say so)."""
-        from p2pcards.cli.screen.going_on import out_question
-
-        question = None if match is not None and match.over else out_question(self)
-        if question is not None:
-            self.ask(question)
 
     def restart_hand(self, hand: int) -> None:
         """Hand ``hand`` is dealt again: its deal and moves are shown afresh."""
@@ -159,9 +152,14 @@ class GameScreen:
 
     # ================================================================ events
 
+    def register(self, renderer: Renderer, *kinds: type) -> None:
+        """Show events of ``kinds`` with ``renderer`` from now on."""
+        for kind in kinds:
+            self.renderers[kind] = renderer
+
     def render(self, event: object) -> None:
         """Show ``event`` with its renderer; an event of a kind without one is ignored."""
-        renderer = RENDERERS.get(type(event))
+        renderer = self.renderers.get(type(event))
         if renderer is not None:
             renderer(self, event)
 
@@ -319,120 +317,4 @@ def _cut_left(text: str, width: int) -> str:
     return text.lstrip()
 
 
-# ============================================================================ the table's events
-
-
-@renders(out.StateChanged)
-def _state_changed(screen: GameScreen, event: out.StateChanged) -> None:
-    kind = event.kind
-    if not kind or not event.seats:
-        return
-    if kind not in ("action", "dummy"):
-        _progress(screen, kind, event.seats)
-        return
-    text = event.text or "?"
-    seat = event.seats[0]
-    if screen.dealer != "mental" and screen.hand not in screen._shuffles:
-        screen._shuffles[screen.hand] = 0
-        _deal_line(screen)
-    before, now = screen._before, screen.view()
-    screen._before = now
-    screen.term.emit({"event": "move", "hand": screen.hand, "seat": seat, "name": screen.real_names[seat],
-                      "move": text, "table": None if now is None else screen.face.view_json(now)})
-    if screen.summing or screen.term.json:
-        return
-    for line in screen.face.before_move(seat, text, before):
-        screen.log(line, alone=True)
-    forced, screen._forced = screen._forced, None
-    if not (seat == screen.me and text == forced):
-        screen.log(screen.face.move(seat, text))
-    for line in screen.face.after(seat, text, before, now):
-        screen.log(line)
-    if screen.face.ends_group(seat, text, before, now):
-        screen.flush()
-
-
-def _progress(screen: GameScreen, kind: str, seats: tuple[int, ...]) -> None:
-    if kind in ("share", "reveal"):  # cards dealt or turned up: the next move starts from here
-        screen._before = screen.view()
-    if kind == "shuffle":
-        screen._shuffles[screen.hand] = screen._shuffles.get(screen.hand, 0) + 1
-        if screen._shuffles[screen.hand] == screen.shufflers:
-            _deal_line(screen)
-    if not screen.summing:
-        screen.activity(describe.progress(kind, seats, screen.names, screen.hand) + "…")
-
-
-def _deal_line(screen: GameScreen) -> None:
-    view = screen.view()
-    dealer = getattr(view, "dealer", None)
-    screen.term.emit({"event": "deal", "hand": screen.hand, "dealer": dealer, "dealt_by": screen.dealer,
-                      "shuffles": screen._shuffles.get(screen.hand, 0)})
-    if not screen.summing:
-        screen.say(Text(describe.deal_line(screen.hand, screen.shufflers, screen.dealer), style="dim"))
-
-
-@renders(out.HandOver)
-def _hand_over(screen: GameScreen, event: out.HandOver) -> None:
-    audit = event.audit
-    face = screen.face
-    result = face.hand_result(event.state, event.summary)
-    screen.term.emit({
-        "event": "hand_over", "hand": event.hand, "summary": event.summary, "replayed": screen.replaying,
-        "result": "\n".join(t.plain for t in result), "outcome": face.result_json(event.state),
-        "audit": {"ok": audit.ok, "seat": audit.seat, "rule": audit.rule, "move": audit.step,
-                  "message": audit.message},
-        "verified": describe.audit_text(audit, screen.dealer), **screen.result_json(event.match),
-    })
-    screen.hand = event.hand + 1
-    screen._before = None
-    screen.face.new_hand()
-    if not screen.term.json:
-        _hand_result(screen, event, result)
-    going_on.announce_out(screen, event.hand, event.match)
-
-
-def _hand_result(screen: GameScreen, event: out.HandOver, result: list[Text]) -> None:
-    screen.flush()
-    if screen.summing:  # a hand played before a resume, or without this seat: one line
-        first = result[0].plain if result else ""
-        how = "replayed from the journal" if screen.replaying else screen.summing_up
-        screen.say(Text(f"Hand {event.hand + 1} ({how}): {first}", style="dim"))
-        return
-    screen.term.hide_status()
-    screen.say(Rule(Text(f"Hand {event.hand + 1} over", style="bold")))
-    for line in result:
-        screen.say(line)
-    screen.say(describe.audit_line(event.audit, screen.dealer, screen.names))
-    if event.match is None or not event.match.over:  # the match's end gives the standings as its result
-        screen.say(Text(screen.standings(event.match), style="dim"))
-
-
-@renders(out.MatchOver)
-def _match_over(screen: GameScreen, event: out.MatchOver) -> None:
-    lines = screen.face.match_result(screen.match, event.summary)
-    screen.summing_up = ""
-    screen.term.emit({"event": "match_over", "summary": event.summary, "digest": screen.table.digest().hex(),
-                      "result": "\n".join(t.plain for t in lines), "abandoned": event.abandoned,
-                      **screen.result_json()})
-    if screen.term.json:
-        return
-    screen.flush()
-    screen.term.hide_status()
-    screen.say(Rule(Text("Match over", style="bold")))
-    if event.abandoned:
-        screen.say(Text("The match ended early: the last two players were left and one of them was silent, "
-                        "so the other ended it. It is recorded as abandoned.", style="bold yellow"))
-    for line in lines:
-        screen.say(line)
-
-
-@renders(out.YourTurn, out.Waiting, out.Rejected)
-def _quiet(screen: GameScreen, event: object) -> None:
-    """Turns are shown by the command that reads the answer; waiting and refused frames by the
-    network's own line (who the game waits for)."""
-
-
-from p2pcards.cli.screen import going_on  # noqa: E402  (its renderers need the registry above)
-
-__all__ = ["RENDERERS", "WIDTH", "GameScreen", "renders", "status_line"]
+__all__ = ["SEPARATOR", "WIDTH", "GameScreen", "Renderer", "status_line"]

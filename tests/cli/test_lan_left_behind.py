@@ -1,0 +1,141 @@
+"""A LAN seat the others went on without (more than half of the table: it is left behind until it
+asks to come back) has no turn at the step it was left at: its screen does not show the old hand as
+its turn, a move typed there is not sent, and `return` is told as its one way back (issue #30 item 7:
+a resumed Spades player made an open dummy saw the old hand as her turn, and her card went nowhere)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import pytest
+import trio
+from rich.console import Console
+
+from p2pcards.cli.lan.game import LanGame
+from p2pcards.cli.terminal import Terminal
+from p2pcards.games import HandState, Rules
+from p2pcards.games.base import Match
+from p2pcards.local import LocalRoom
+from p2pcards.net.node import Node
+from p2pcards.store.paths import HOME_ENV
+from p2pcards.table import outputs as out
+from p2pcards.table.genesis import Genesis
+
+
+@dataclass
+class Chain:
+    step: int = 7
+
+
+@dataclass
+class Replica:
+    """What the LAN game reads of its seat's ``Table``."""
+
+    rules: Rules
+    state: HandState | None
+    match: Match | None
+    chain: Chain = field(default_factory=Chain)
+    waiting_for: tuple[int, ...] = (0,)
+    seats_out: dict[int, str] = field(default_factory=dict)
+    over: bool = False
+    stopped: object = None
+    fault: object = None
+    hand_number: int = 0
+    left_behind: bool = False
+    returning: bool = False
+    hands_played: list[Any] = field(default_factory=list)
+    verdicts: list[Any] = field(default_factory=list)
+    attempt: object = None
+
+
+@dataclass
+class Seat0:
+    """What the LAN game reads of its ``Node``, and what it tells it."""
+
+    table: Replica
+    genesis: Genesis
+    seat: int = 0
+    sent: list[str] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
+    finished: trio.Event = field(default_factory=trio.Event)
+
+    def now_ms(self) -> int:
+        return 0
+
+    async def act(self, text: str) -> None:
+        self.sent.append(text)
+
+    def decide_silent(self, go_on: bool) -> None:
+        self.told.append(f"decide_silent {go_on}")
+
+    def admit(self, seat: int, yes: bool) -> None:
+        self.told.append(f"admit {seat} {yes}")
+
+    def ask_to_return(self) -> None:
+        self.told.append("ask_to_return")
+
+
+def said(text: io.StringIO) -> str:
+    return " ".join(text.getvalue().split())
+
+
+@pytest.fixture
+def at_a_turn(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[LanGame, Seat0, out.YourTurn, io.StringIO]:
+    monkeypatch.setenv(HOME_ENV, str(tmp_path))
+    room = LocalRoom("durak", players=3, options={"series_hands": 3}, human=0, dealer="seeded", seed=5)
+    while True:
+        turn = room.run_until_human()
+        assert turn is not None
+        if len(turn.view.legal_actions) > 1:
+            break
+        room.human_action(room.rules.action_text(turn.view.legal_actions[0]))
+    replica = Replica(room.rules, room.table.state, room.table.match, hand_number=turn.hand)
+    room.close()
+    node = Seat0(replica, room.genesis)
+    text = io.StringIO()
+    game = LanGame(cast(Node, node), Terminal(Console(file=text, width=100, color_system=None)), lines=None)
+    return game, node, turn, text
+
+
+async def test_a_seat_left_behind_at_its_turn_loses_the_turn_and_its_move_is_not_sent(
+    at_a_turn: tuple[LanGame, Seat0, out.YourTurn, io.StringIO],
+) -> None:
+    game, node, turn, text = at_a_turn
+    game.on_event(turn)
+    assert said(text).endswith("Your move:")
+    # More than half of the table went on without this seat: it is left behind.
+    node.table.left_behind = True
+    game.on_event(out.VotesContradicted(7, (1, 2), (0,), True))
+    assert game.turn is None
+    assert not said(text).endswith("Your move:")
+    await game._typed("n")  # only watch, for now
+    await game._typed("1")
+    assert node.sent == [], "a move at the step the others went past goes nowhere: it is not sent"
+    shown = said(text)
+    assert "It is not your turn: the others play on without you: type `return` to ask to play again" in shown
+    await game._typed("return")
+    assert node.told == ["ask_to_return"]
+
+
+async def test_a_seat_back_to_find_itself_left_behind_is_not_shown_the_old_hand_as_its_turn(
+    at_a_turn: tuple[LanGame, Seat0, out.YourTurn, io.StringIO],
+) -> None:
+    game, node, turn, text = at_a_turn
+    node.table.left_behind = True  # what its replica learnt from the others, before the old turn came
+    game.on_event(turn)
+    assert game.turn is None
+    shown = said(text)
+    assert "your turn" not in shown and "Your move:" not in shown
+    await game._typed("1")
+    assert node.sent == []
+
+
+def test_the_way_back_reads_as_the_only_one() -> None:
+    from p2pcards.cli.screen import questions
+
+    line = questions.come_back(3).lines[0].plain
+    assert "only if you ask" in line and "`return`" in line
