@@ -140,7 +140,7 @@ class Room:
         self.carry_out(seat, self.replica(seat).ask_to_return())
 
 
-# --------------------------------------------------------------------------- one seat, one store
+# --------------------------------------------------------------------------- parts of schedulers
 
 
 AfterFn = Callable[[int, list[out.Event]], None]
@@ -173,7 +173,7 @@ class EventsAfter:
 
 
 class _Kept(EventsAfter):
-    """The scheduler of ``carry_out``: one seat's store and sender."""
+    """The scheduler of ``carry_out``: one seat's store and sender, the events kept for the caller."""
 
     def __init__(self, store: Effects, sender: SendFn) -> None:
         super().__init__()
