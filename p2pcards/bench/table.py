@@ -21,7 +21,7 @@ from p2pcards import deal, games
 from p2pcards.games.rng import Rng
 from p2pcards.store.game import GameStore
 from p2pcards.table import outputs as out
-from p2pcards.table import replica
+from p2pcards.table import replica, signer
 from p2pcards.table.genesis import make_genesis
 from p2pcards.table.replica import Table
 from p2pcards.wire import Chain, key_from_seed, public_bytes
@@ -101,7 +101,7 @@ def _patched(clock: _Clock, state_type: type) -> Iterator[None]:
         patch(state_type, name, "engine")
     patch(games.Rules, "audit", "engine")
     patch(replica, "authenticate", "wire")
-    patch(replica, "sign", "wire")
+    patch(signer, "sign", "wire")
     patch(Chain, "offer", "wire")
     patch(GameStore, "persist", "journal")
     patch(GameStore, "keep", "journal")

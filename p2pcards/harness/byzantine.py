@@ -11,15 +11,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from p2pcards import deal
 from p2pcards.deal.keys import hand_key_from_secret
 from p2pcards.games import ActionError, HandState
 from p2pcards.games.cards import card_text
 from p2pcards.games.rng import Rng
 from p2pcards.table.attempt import Attempt
-from p2pcards.table.replica import Table, _Boundary
-from p2pcards.table.seating import Change
-from p2pcards.wire import Envelope, Equivocation, SignedMessage, WireError, initial_head, sign
+from p2pcards.table.genesis import Genesis
+from p2pcards.table.replica import Table
+from p2pcards.table.signer import Signer
+from p2pcards.wire import Equivocation, SignedMessage, WireError, initial_head
 
 BEHAVIOURS: tuple[str, ...] = (
     "equivocate",  # signs two different actions for one step and sends each to half the table
@@ -141,12 +144,21 @@ KeyOracle = Callable[[int, bytes, int], int | None]
 
 class ByzantineTable(Table):
     """A table whose seat cheats in one way (``behaviour``), once the hand has reached the point where
-    that cheat is possible; ``rng`` makes its choices reproducible."""
+    that cheat is possible; ``rng`` makes its choices reproducible.  It is the real ``Table`` with its
+    declared seam, the ``Signer``, replaced by a ``Cheat``; what it adds are frames of its own
+    (``attack``) and the move it makes instead of a legal one (``cheat_choice``)."""
 
     def __init__(
-        self, *args: Any, behaviour: str, rng: Rng, oracle: KeyOracle | None = None, **kwargs: Any
+        self,
+        genesis: Genesis,
+        seat: int,
+        identity: Ed25519PrivateKey,
+        *,
+        behaviour: str,
+        rng: Rng,
+        oracle: KeyOracle | None = None,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(*args, **kwargs)
         if behaviour not in BEHAVIOURS:
             raise ValueError(f"unknown byzantine behaviour {behaviour!r}; known: {', '.join(BEHAVIOURS)}")
         self.behaviour = behaviour
@@ -158,104 +170,8 @@ class ByzantineTable(Table):
         self.extra: list[Extra] = []
         self._attacks_done = 0
         self._relay_next = 0
-        self._sent: list[SignedMessage] = []
-
-    # ---- the seams
-
-    def _signed(self, kind: str, body: Any, *, step: int, prev: bytes) -> bytes:
-        b = self.behaviour
-        if not self.cheated and kind not in ("catchup_request", "catchup_response", "evidence"):
-            if (
-                (b == "bad-proof" and kind == "shuffle")
-                or (b == "bad-share" and kind == "share" and isinstance(body, dict) and body.get("shares"))
-                or (b == "bad-key-proof" and kind == "key_reveal")
-            ):
-                self.cheated = True
-                body = _corrupt(body, self.rng)
-            elif b == "wrong-key" and kind == "key_reveal" and self.attempt is not None:
-                self.cheated = True
-                ctx = deal.Context(game_id=self.game_id, hand=self.attempt.hand, seat=self.seat, step=step)
-                wrong = hand_key_from_secret(1 + self.rng.below(1 << 30))
-                body = deal.announce_key(ctx, wrong).to_wire()
-            elif b == "wrong-head" and kind == "action":
-                self.cheated = True
-                prev = bytes(32)
-            elif b == "equivocate" and kind == "action" and isinstance(body, dict):
-                other = self._other_action(body)
-                if other is not None:
-                    self.cheated = True
-                    self.twin.append(super()._signed(kind, other, step=step, prev=prev))
-        data = super()._signed(kind, body, step=step, prev=prev)
-        if kind not in ("catchup_request", "catchup_response", "evidence", "void_vote"):
-            self._sent.append(SignedMessage.from_bytes(data))
-        return data
-
-    def _contribute(self, kind: str, body: Any, step: int, prev: bytes) -> None:
-        if self.behaviour == "withhold" and kind == "share":
-            self.cheated = True
-            return
-        super()._contribute(kind, body, step, prev)
-
-    def _attempt_for(self, b: _Boundary, changes: frozenset[Change]) -> Attempt | None:
-        att = super()._attempt_for(b, changes)
-        if att is None or getattr(att, "_byzantine", False):
-            return att
-        att._byzantine = True  # type: ignore[attr-defined]
-        if self.behaviour in ("illegal", "renege", "escapes"):
-            att.check_own = lambda state, action: None  # type: ignore[method-assign]
-        if self.behaviour == "renege":
-            self._blind_to_own_renege(att)
-        if self.behaviour == "zero-key" and self.oracle is not None and self.seat in att.holders:
-            self._cancel_the_others(att)
-        return att
-
-    def _blind_to_own_renege(self, att: Attempt) -> None:
-        """A reneging seat's own replica must not catch its own renege (it would stop playing): it
-        applies its move as the others do, on a state that does not see its hand, then looks again."""
-        original = att._apply_pending
-        table = self
-
-        def apply() -> str:
-            pending = att.pending
-            if (
-                not table.cheated
-                or pending is None
-                or pending[2] != table.seat
-                or getattr(att, "_reneged", False)
-            ):
-                return original()
-            att._reneged = True  # type: ignore[attr-defined]
-            state = att.state
-            seat = pending[2]
-            mine = {p: state.card_at[p] for name, ps in state.zones() if name == f"hand {seat}" for p in ps}
-            other = next(s for s in att.holders if s != seat)
-            att.state = state.view(other).masked.clone()
-            text = original()
-            still = {p for name, ps in att.state.zones() if name == f"hand {seat}" for p in ps}
-            for p, c in sorted(mine.items()):
-                if p in still:
-                    att.state.observe(p, c)
-            return text
-
-        att._apply_pending = apply  # type: ignore[method-assign]
-
-    def _cancel_the_others(self, att: Attempt) -> None:
-        """Reveal a hand key that makes the joint key the identity: possible only with every other
-        seat's key in hand (here from the oracle: the whole table colludes)."""
-        from p2pcards.deal.group import Q
-        from p2pcards.deal.keys import hand_key_from_secret
-
-        assert self.oracle is not None
-        others = [self.oracle(att.hand, att.start_head, s) for s in att.holders if s != self.seat]
-        if any(k is None for k in others):
-            return
-        x = (-sum(k for k in others if k is not None)) % Q
-        if not x:
-            return
-        dealer = att.dealer
-        if hasattr(dealer, "key"):
-            dealer.key = hand_key_from_secret(x)
-            self.cheated = True
+        self.cheat = Cheat(genesis.game_id, seat, identity, self)
+        super().__init__(genesis, seat, identity, signer=self.cheat, **kwargs)
 
     # ---- moves
 
@@ -299,27 +215,6 @@ class ByzantineTable(Table):
             return None
         return None
 
-    def local_action(self, text: str) -> list[Any]:
-        if self.behaviour == "escapes" and "\x1b" in text:
-            att = self.attempt
-            if att is not None:
-                body = {"a": text, "pos": [], "shares": []}
-                self._contribute("action", body, att.chain.step, att.chain.head)
-                self._settle()
-                return self._flush()
-        return super().local_action(text)
-
-    def _other_action(self, body: dict[str, Any]) -> dict[str, Any] | None:
-        """Another legal action of the same seat at the same step (without cards to show)."""
-        state = self.state
-        if state is None:
-            return None
-        for a in state.legal_actions():
-            text = self.rules.action_text(a)
-            if text != body["a"] and not state.reveals(a):
-                return {"a": text, "pos": [], "shares": []}
-        return None
-
     # ---- attacks that are frames of their own, sent every tick by the network
 
     def attack(self, now: int) -> list[Extra]:
@@ -334,9 +229,7 @@ class ByzantineTable(Table):
         return extras
 
     def _env(self, kind: str, body: Any, *, step: int, prev: bytes) -> bytes:
-        assert self.seat is not None and self._identity is not None
-        env = Envelope(game_id=self.game_id, step=step, seat=self.seat, prev=prev, kind=kind, body=body)
-        return sign(env, self._identity).data
+        return self.cheat.envelope(kind, body, step=step, prev=prev)
 
     def _attack_nested(self, now: int) -> list[Extra]:
         if self._attacks_done >= 3:
@@ -484,6 +377,123 @@ class ByzantineTable(Table):
                 Extra(self._env("evidence", pair.to_body(), step=0, prev=initial_head(self.game_id)), to=to)
             )
         return extras
+
+
+class Cheat(Signer):
+    """The seam a byzantine seat changes: what it signs, whether it sends its shares, the checks its
+    own replica makes of its own moves.  It reads the table it cheats for (``table``) only through
+    the table's public reads."""
+
+    def __init__(self, game_id: bytes, seat: int, identity: Ed25519PrivateKey, table: ByzantineTable) -> None:
+        super().__init__(game_id, seat, identity)
+        self.table = table
+
+    def sign(self, kind: str, body: Any, *, step: int, prev: bytes) -> bytes:
+        t = self.table
+        b = t.behaviour
+        if not t.cheated and kind not in ("catchup_request", "catchup_response", "evidence"):
+            if (
+                (b == "bad-proof" and kind == "shuffle")
+                or (b == "bad-share" and kind == "share" and isinstance(body, dict) and body.get("shares"))
+                or (b == "bad-key-proof" and kind == "key_reveal")
+            ):
+                t.cheated = True
+                body = _corrupt(body, t.rng)
+            elif b == "wrong-key" and kind == "key_reveal" and t.attempt is not None:
+                t.cheated = True
+                ctx = deal.Context(game_id=self.game_id, hand=t.attempt.hand, seat=self.seat, step=step)
+                wrong = hand_key_from_secret(1 + t.rng.below(1 << 30))
+                body = deal.announce_key(ctx, wrong).to_wire()
+            elif b == "wrong-head" and kind == "action":
+                t.cheated = True
+                prev = bytes(32)
+            elif b == "equivocate" and kind == "action" and isinstance(body, dict):
+                other = self._other_action(body)
+                if other is not None:
+                    t.cheated = True
+                    t.twin.append(self.envelope(kind, other, step=step, prev=prev))
+        return self.envelope(kind, body, step=step, prev=prev)
+
+    def contributes(self, kind: str) -> bool:
+        if self.table.behaviour == "withhold" and kind == "share":
+            self.table.cheated = True
+            return False
+        return True
+
+    def action_body(self, att: Attempt, text: str) -> dict[str, Any]:
+        if self.table.behaviour == "escapes" and "\x1b" in text:
+            return {"a": text, "pos": [], "shares": []}  # its own replica does not look at it
+        return super().action_body(att, text)
+
+    def dealt(self, att: Attempt) -> None:
+        behaviour = self.table.behaviour
+        if behaviour in ("illegal", "renege", "escapes"):
+            att.check_own = lambda state, action: None  # type: ignore[method-assign]
+        if behaviour == "renege":
+            self._blind_to_own_renege(att)
+        if behaviour == "zero-key" and self.table.oracle is not None and self.seat in att.holders:
+            self._cancel_the_others(att)
+
+    def _blind_to_own_renege(self, att: Attempt) -> None:
+        """A reneging seat's own replica must not catch its own renege (it would stop playing): it
+        applies its move as the others do, on a state that does not see its hand, then looks again."""
+        original = att._apply_pending
+        table = self.table
+
+        def apply() -> str:
+            pending = att.pending
+            if (
+                not table.cheated
+                or pending is None
+                or pending[2] != table.seat
+                or getattr(att, "_reneged", False)
+            ):
+                return original()
+            att._reneged = True  # type: ignore[attr-defined]
+            state = att.state
+            seat = pending[2]
+            mine = {p: state.card_at[p] for name, ps in state.zones() if name == f"hand {seat}" for p in ps}
+            other = next(s for s in att.holders if s != seat)
+            att.state = state.view(other).masked.clone()
+            text = original()
+            still = {p for name, ps in att.state.zones() if name == f"hand {seat}" for p in ps}
+            for p, c in sorted(mine.items()):
+                if p in still:
+                    att.state.observe(p, c)
+            return text
+
+        att._apply_pending = apply  # type: ignore[method-assign]
+
+    def _cancel_the_others(self, att: Attempt) -> None:
+        """Reveal a hand key that makes the joint key the identity: possible only with every other
+        seat's key in hand (here from the oracle: the whole table colludes)."""
+        from p2pcards.deal.group import Q
+        from p2pcards.deal.keys import hand_key_from_secret
+
+        oracle = self.table.oracle
+        assert oracle is not None
+        others = [oracle(att.hand, att.start_head, s) for s in att.holders if s != self.seat]
+        if any(k is None for k in others):
+            return
+        x = (-sum(k for k in others if k is not None)) % Q
+        if not x:
+            return
+        dealer = att.dealer
+        if hasattr(dealer, "key"):
+            dealer.key = hand_key_from_secret(x)
+            self.table.cheated = True
+
+    def _other_action(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Another legal action of the same seat at the same step (without cards to show)."""
+        state = self.table.state
+        if state is None:
+            return None
+        rules = self.table.rules
+        for a in state.legal_actions():
+            text = rules.action_text(a)
+            if text != body["a"] and not state.reveals(a):
+                return {"a": text, "pos": [], "shares": []}
+        return None
 
 
 def frame_attack(behaviour: str, foreign: bytes) -> bytes:

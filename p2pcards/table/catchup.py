@@ -19,6 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from p2pcards.table.attempt import Attempt
+from p2pcards.table.held import Held
+from p2pcards.wire import SignedMessage
 from p2pcards.wire.kinds import KINDS, TRANSPORT_KINDS
 
 INTERVAL_MS: Final = 500
@@ -107,3 +110,36 @@ def complete(size: int) -> bool:
     """Whether an answer of ``size`` bytes held everything its sender had: one that left room for the
     largest item skipped nothing.  A fuller one may have been cut, and the asker asks again."""
     return size + LARGEST_ITEM + 8 <= RESPONSE_BYTES
+
+
+def history_after(
+    held: Held,
+    setup_steps: Iterable[tuple[int, Iterable[SignedMessage]]],
+    finals: Iterable[tuple[int, list[bytes]]],
+    path: Iterable[Attempt],
+    after: int,
+    turn: int,
+) -> Iterable[bytes]:
+    """What a peer that holds every step up to ``after`` needs: the small certificates, the steps in
+    log order (the setup's, then the final hands' by their seal steps, then the attempts at the hand
+    being played), then the evidence, starting at the ``turn``-th."""
+    for key in sorted(held.votes):
+        for _, vote in sorted(held.votes[key].items()):
+            yield vote.data
+    for key in sorted(held.abandons):
+        for _, ended in sorted(held.abandons[key].items()):
+            yield ended.data
+    for _, ret in sorted(held.returns.items()):
+        yield ret.data
+    if after < 2:
+        for number, messages in setup_steps:
+            if number > after:
+                yield from (m.data for m in messages)
+    for seal_step, payloads in finals:
+        if seal_step > after:
+            yield from payloads
+    for att in path:
+        yield from (m.data for m in att.messages() if m.step > after)
+    proofs = [held.evidence[seat] for seat in sorted(held.evidence)]
+    for i in range(len(proofs)):
+        yield from proofs[(turn + i) % len(proofs)]
