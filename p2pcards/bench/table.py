@@ -20,8 +20,8 @@ from typing import Any
 from p2pcards import deal, games
 from p2pcards.games.rng import Rng
 from p2pcards.store.game import GameStore
+from p2pcards.table import ingest, signer
 from p2pcards.table import outputs as out
-from p2pcards.table import replica, signer
 from p2pcards.table.genesis import make_genesis
 from p2pcards.table.replica import Table
 from p2pcards.wire import Chain, key_from_seed, public_bytes
@@ -100,7 +100,7 @@ def _patched(clock: _Clock, state_type: type) -> Iterator[None]:
     for name in _ENGINE_METHODS:
         patch(state_type, name, "engine")
     patch(games.Rules, "audit", "engine")
-    patch(replica, "authenticate", "wire")
+    patch(ingest, "authenticate", "wire")
     patch(signer, "sign", "wire")
     patch(Chain, "offer", "wire")
     patch(GameStore, "persist", "journal")

@@ -57,11 +57,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("own-illegal-moves", "table", "takes any move its own player asks for",
            "p2pcards.table.attempt:Attempt.check_own", "state.clone().apply(action)", "pass"),
     Mutant("sends-before-persisting", "table", "sends a message before it journals it",
-           "p2pcards.table.replica:Table._keep",
-           "            self._out.append(out.Persist(msg.data, own=own))\n"
-           "            self._out.append(out.Send(msg.data))\n",
-           "            self._out.append(out.Send(msg.data))\n"
-           "            self._out.append(out.Persist(msg.data, own=own))\n"),
+           "p2pcards.table.ingest:Intake._keep",
+           "            self._told.append(out.Persist(msg.data, own=own))\n"
+           "            self._told.append(out.Send(msg.data))\n",
+           "            self._told.append(out.Send(msg.data))\n"
+           "            self._told.append(out.Persist(msg.data, own=own))\n"),
     Mutant("half-is-majority", "table", "counts exactly half of the voices as a majority",
            "p2pcards.table.claims:vote_decision", "2 * len(live) <= len(voters)",
            "2 * len(live) < len(voters)"),

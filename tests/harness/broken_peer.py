@@ -27,17 +27,17 @@ def _take_illegal_own_moves() -> None:
 
 def _send_before_persisting() -> None:
     from p2pcards.table import outputs as out
-    from p2pcards.table.replica import Table
+    from p2pcards.table.ingest import Intake
 
-    keep = Table._keep
+    keep = Intake._keep
 
     def sends_first(self: Any, msg: Any, *, own: bool) -> None:
         keep(self, msg, own=own)
-        tail = self._out[-2:]
+        tail = self._told[-2:]
         if [type(o) for o in tail] == [out.Persist, out.Send]:
-            self._out[-2:] = tail[::-1]
+            self._told[-2:] = tail[::-1]
 
-    Table._keep = sends_first  # type: ignore[method-assign]
+    Intake._keep = sends_first  # type: ignore[method-assign]
 
 
 def _reuse_hand_key() -> None:

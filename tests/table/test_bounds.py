@@ -207,7 +207,7 @@ def test_a_replayed_catchup_answer_is_checked_once(monkeypatch: pytest.MonkeyPat
         checked += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("p2pcards.table.replica.authenticate", counting)
+    monkeypatch.setattr("p2pcards.table.ingest.authenticate", counting)
     room = make_room("durak", 3, seed=3)
     room.start()
     room.run(limit=120)
