@@ -11,6 +11,7 @@ here reads a clock or the order messages arrived in.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,7 +27,9 @@ from p2pcards.table.held import Held
 from p2pcards.table.seating import CHEAT, GONE, RETURN, UNCONFIRMED, Change, start_head
 from p2pcards.table.unplaced import Unplaced
 from p2pcards.table.voices import Voices
-from p2pcards.wire import SignedMessage, seal_head
+from p2pcards.wire import Chain, SignedMessage, encode, seal_head
+
+TABLE_DIGEST_TAG = b"p2pcards/table/v3\x00"
 
 Requeued = list[tuple[int | None, SignedMessage]]
 """Held messages that fit an attempt now: (peer it came from, message), to be looked at again."""
@@ -130,6 +133,35 @@ class Derivation:
                 else:
                     seats[seat] = CHEAT if change.kind == CHEAT or seat in self.held.cheaters else change.kind
         return seats
+
+    def missing(self, setup: Chain) -> tuple[int, ...]:
+        """The seats the open step still awaits (``setup``: the setup steps, before the first hand)."""
+        if self.over or self.verdicts.stopped is not None:
+            return ()
+        att = self.attempt
+        if att is None:
+            return tuple(sorted(setup.missing)) if setup.step <= 2 else ()
+        return att.missing
+
+    def digest(self, setup_head: bytes) -> bytes:
+        """What every honest replica agrees on: the final hands, the attempt being played and its
+        state, the seats out and the end of the match (``protocol/SPEC.md``, the table digest):
+
+            SHA-256("p2pcards/table/v3" 00 ‖ encode([finals, boundary, current, out, over,
+                                                      abandoned, stopped]))
+
+        ``setup_head``: the head of the setup steps, the current state before the first hand."""
+        stopped = self.verdicts.stopped
+        value = [
+            [final.attempt.seal_prev for final in self.finals],
+            None if self.boundary is None else self.boundary.head,
+            self.attempt.digest() if self.attempt is not None else setup_head,
+            [[seat, why] for seat, why in sorted(self.out_seats().items())],
+            self.over,
+            self.abandoned,
+            None if stopped is None else [stopped.seat, stopped.kind],
+        ]
+        return hashlib.sha256(TABLE_DIGEST_TAG + encode(value)).digest()
 
     def attempt_at(self, step: int, prev: bytes) -> Attempt | None:
         """The live attempt whose open step is ``step`` after head ``prev``."""

@@ -23,13 +23,12 @@ abandons, return requests; kept and relayed, never steps) and *transport* (catch
 
 from __future__ import annotations
 
-import hashlib
 import secrets as _os_secrets
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pcards.games import ActionError, AuditResult, HandState, Match
 from p2pcards.table import claims, contribute, held
@@ -53,13 +52,10 @@ from p2pcards.table.voices import Voices
 from p2pcards.wire import (
     Chain,
     SignedMessage,
-    encode,
     load_public_key,
 )
 
 SecretSource = Callable[[int], bytes]
-
-TABLE_DIGEST_TAG = b"p2pcards/table/v3\x00"
 
 UNPLACED_BYTES_PER_PEER = 1 << 20
 """Signed messages that fit no step we know yet (a peer ahead of us) kept per sending peer, in bytes."""
@@ -116,9 +112,7 @@ class Table:
             signer = Signer(genesis.game_id, seat, identity)
         self._signer = signer
         self._source = source
-        self._keys: dict[int, Ed25519PublicKey] = {
-            i: load_public_key(s.key) for i, s in enumerate(genesis.seats)
-        }
+        self._keys = {i: load_public_key(x.key) for i, x in enumerate(genesis.seats)}
         kept = dict(secrets or {})
         self._master: bytes | None = kept.get(MASTER)
         if self._master is not None and len(self._master) != MASTER_SIZE:
@@ -133,33 +127,12 @@ class Table:
         self._setup = Setup(genesis, Chain(self.game_id, self._keys))
         self._verdicts = Verdicts()
         self._clock = Clock()
-        self._derived = Derivation(
-            shared,
-            self.rules,
-            self._voices,
-            self._me,
-            self._held,
-            self._unplaced,
-            self._verdicts,
-            self._clock,
-            signer.dealt if signer is not None else lambda att: None,
-        )
-        self._intake = Intake(
-            self.rules,
-            seat,
-            self._me,
-            person,
-            self._voices,
-            self._keys,
-            signer,
-            self._held,
-            self._derived,
-            self._verdicts,
-            self._setup,
-            self._unplaced,
-            self._seen,
-            self._clock,
-        )
+        dealt = signer.dealt if signer is not None else _honest_dealt
+        self._derived = Derivation(shared, self.rules, self._voices, self._me, self._held, self._unplaced,
+                                   self._verdicts, self._clock, dealt)
+        self._intake = Intake(self.rules, seat, self._me, person, self._voices, self._keys, signer,
+                              self._held, self._derived, self._verdicts, self._setup, self._unplaced,
+                              self._seen, self._clock)
         self._asking_return = False
         self._restoring = False
         self._told_restoring: tuple[int, ...] = ()
@@ -198,9 +171,8 @@ class Table:
         # secret, for a seat that died before it kept one, is not: it stays).
         self._out = [o for o in self._out if not isinstance(o, (out.Send, out.Persist))]
         if self.seat is not None:
-            self._intake.catchup_from = {
-                s for s in range(self.n) if s != self.seat and s not in self._held.cheaters
-            }
+            others = {s for s in range(self.n) if s != self.seat and s not in self._held.cheaters}
+            self._intake.catchup_from = others
             self._resend_open()
             self._out.append(out.Send(self._intake.catchup_request()))
         self._settle()
@@ -365,7 +337,7 @@ class Table:
         return list(self._derived.path)
 
     def votes_held(self) -> list[SignedMessage]:
-        return [v for key in sorted(self._held.votes) for _, v in sorted(self._held.votes[key].items())]
+        return self._held.votes_held()
 
     def digest(self) -> bytes:
         """What every honest replica agrees on: the final hands, the attempt being played and its
@@ -374,16 +346,7 @@ class Table:
             SHA-256("p2pcards/table/v3" 00 ‖ encode([finals, boundary, current, out, over,
                                                       abandoned, stopped]))
         """
-        value = [
-            [final.attempt.seal_prev for final in self._derived.finals],
-            None if self._derived.boundary is None else self._derived.boundary.head,
-            self.attempt.digest() if self.attempt is not None else self._setup.chain.head,
-            [[seat, why] for seat, why in sorted(self._derived.out_seats().items())],
-            self.over,
-            self.abandoned,
-            None if self.stopped is None else [self.stopped.seat, self.stopped.kind],
-        ]
-        return hashlib.sha256(TABLE_DIGEST_TAG + encode(value)).digest()
+        return self._derived.digest(self._setup.chain.head)
 
     # ---- what the derivation holds (read-only here)
 
@@ -428,19 +391,15 @@ class Table:
 
     def _init_secrets(self) -> None:
         if self.seat is not None and self._secrets is None and self._master is None:
-            self._master = (
-                _os_secrets.token_bytes(MASTER_SIZE) if self._source is None else self._source(MASTER_SIZE)
-            )
+            source = self._source if self._source is not None else _os_secrets.token_bytes
+            self._master = source(MASTER_SIZE)
             self._out.append(out.KeepSecret(MASTER, self._master))
         if self.seat is not None and self._master is not None and self._secrets is None:
             self._secrets = SeatSecrets(self._master, self.game_id)
         if self._derived.dealer_factory is None:
-            given = self._given_factory
-            factory = (
-                given
-                if given is not None
-                else contribute.dealer_factory(self.genesis, self.rules, self.seat, self._secrets)
-            )
+            factory = self._given_factory
+            if factory is None:
+                factory = contribute.dealer_factory(self.genesis, self.rules, self.seat, self._secrets)
             self._derived.dealer_factory = factory
 
     # ================================================================ ingestion (SPEC §9)
@@ -557,12 +516,7 @@ class Table:
     # ================================================================ time (SPEC §10)
 
     def _missing(self) -> tuple[int, ...]:
-        if self.over or self.stopped is not None:
-            return ()
-        att = self.attempt
-        if att is None:
-            return tuple(sorted(self._setup.chain.missing)) if self._setup.chain.step <= 2 else ()
-        return att.missing
+        return self._derived.missing(self._setup.chain)
 
     def _resend_open(self) -> None:
         self._out += resend(self.attempt, self._setup.chain, self.seat, self._held)
@@ -618,6 +572,10 @@ class Table:
                     self._intake.catchup_from.clear()
         produced, self._out = self._out, []
         return produced
+
+
+def _honest_dealt(att: Attempt) -> None:
+    """An observer's replica changes nothing in the attempts it deals (it has no ``Signer``)."""
 
 
 def _dummy_policy(game: str) -> DummyPolicy | None:

@@ -259,7 +259,7 @@ class Tracer:
         table = self.table
         att = opened.attempt
         if att is None:
-            setup = table._setup.chain
+            setup = table.setup.chain
             if setup.step <= opened.step:
                 return
             if opened.step == 2:

@@ -246,7 +246,7 @@ def digest_parts(table: Table) -> dict[str, Any]:
     """The parts of the table digest by the rules of SPEC §7.6, from what the observer holds: its
     finals, the setup (complete once step 2 is applied, with S_0 its head), the attempt being played."""
     finals = [att.seal_prev for _, att in table.finals]
-    setup = table._setup  # the setup steps, which the replica does not otherwise show
+    setup = table.setup
     boundary = None if setup.first_dealer is None else seal_head(finals[-1]) if finals else setup.chain.head
     att = table.attempt
     current: dict[str, Any] = (
