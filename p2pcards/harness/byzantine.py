@@ -437,19 +437,16 @@ class Cheat(Signer):
     def _blind_to_own_renege(self, att: Attempt) -> None:
         """A reneging seat's own replica must not catch its own renege (it would stop playing): it
         applies its move as the others do, on a state that does not see its hand, then looks again."""
-        original = att._apply_pending
+        original = att.apply_pending
         table = self.table
+        reneged = False
 
         def apply() -> str:
+            nonlocal reneged
             pending = att.pending
-            if (
-                not table.cheated
-                or pending is None
-                or pending[2] != table.seat
-                or getattr(att, "_reneged", False)
-            ):
+            if not table.cheated or pending is None or pending[2] != table.seat or reneged:
                 return original()
-            att._reneged = True  # type: ignore[attr-defined]
+            reneged = True
             state = att.state
             seat = pending[2]
             mine = {p: state.card_at[p] for name, ps in state.zones() if name == f"hand {seat}" for p in ps}
@@ -462,7 +459,7 @@ class Cheat(Signer):
                     att.state.observe(p, c)
             return text
 
-        att._apply_pending = apply  # type: ignore[method-assign]
+        att.apply_pending = apply  # type: ignore[method-assign]
 
     def _cancel_the_others(self, att: Attempt) -> None:
         """Reveal a hand key that makes the joint key the identity: possible only with every other

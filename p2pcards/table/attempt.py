@@ -480,7 +480,7 @@ class Attempt:
             if exp.kind == "audit":
                 self._finish()
             elif exp.kind == "reveal" and exp.need is None:
-                return self._apply_pending()
+                return self.apply_pending()
             else:
                 self._fulfil(exp.need)
             return ""
@@ -551,10 +551,13 @@ class Attempt:
         self._take_shares(step, m.seat, due, body.shares)
         self.pending = (action, body.positions, m.seat)
         if not self._owed(body.positions, self.holders):
-            return self._apply_pending()
+            return self.apply_pending()
         return ""
 
-    def _apply_pending(self) -> str:
+    def apply_pending(self) -> str:
+        """Apply the move whose cards are all shown now, after checking it; the text it was.  A
+        declared seam: a test cheater's replica replaces it to stay blind to its own renege
+        (``p2pcards.harness.byzantine``)."""
         assert self.pending is not None
         action, positions, seat = self.pending
         self.pending = None
@@ -611,7 +614,7 @@ class Attempt:
         self.pending = (action, positions, seat)
         if self._owed(positions, self.holders):
             return True
-        text = self._apply_pending()
+        text = self.apply_pending()
         self.events.append(
             out.StateChanged(self.chain.step, self.digest(), self.hand, "dummy", (seat,), text)
         )
