@@ -2,7 +2,8 @@
 
 Nothing replicated reads these clocks: they decide only when this seat says something — a retry, a
 question to its person, a claim it signs — never what any replica derives from what it holds.  The
-functions return what is due as values; the replica signs and emits.
+functions return what is due as values (noting in the ``Clock`` what they decided, so that a question
+is asked and a claim signed once); the replica signs and emits.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 (votes, abandons), its own voice's consents, return requests, and the proofs against cheaters.  The
 functions below read it with an attempt and return values — the decision taken at a step, the voices
 that went on past it, what a sealed hand carries into the next — for the rule in ``claims`` (through
-``decide``, its adapter from attempts); nothing here emits an output or changes what is held but
-``note``.
+``decide``, its adapter from attempts); nothing here emits an output, and only ``Held``'s methods and
+``note`` change what is held.
 """
 
 from __future__ import annotations
