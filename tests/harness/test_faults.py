@@ -12,6 +12,7 @@ import pytest
 
 from p2pcards.harness.byzantine import BEHAVIOURS
 from p2pcards.harness.conformance import CASES
+from p2pcards.harness.network import Faults
 from p2pcards.harness.run import run_game
 
 GAMES = [("durak", 3), ("spades", 4), ("azi", 4)]
@@ -105,3 +106,23 @@ def test_a_renege_beside_an_open_dummy_names_the_reneging_seat_and_the_game_goes
     report = run_game("spades", peers=4, seed=1, dealer=dealer, byzantine={0: "withhold", 2: "renege"})
     assert report.passed, report.problems
     assert report.verdicts == ["seat 0 silent; seat 2 renege"] * 2
+
+
+def test_the_crash_fault_may_draw_its_victim_before_its_moment():
+    """``victim-first`` is a crash with its two draws in the other order: the same seed kills at
+    another moment, so a seed list run both ways tries other crashes (issue 27 asks for both)."""
+    assert Faults.parse("victim-first") == Faults(crash=True, victim_first=True)
+    assert Faults.parse("all,victim-first").victim_first and not Faults.parse("all").victim_first
+    first = run_game("durak", peers=3, seed=5, dealer="seeded", fault_spec="crash")
+    other = run_game("durak", peers=3, seed=5, dealer="seeded", fault_spec="victim-first")
+    assert first.passed and other.passed, (first.problems, other.problems)
+    assert (first.frames, first.sim_ms) != (other.frames, other.sim_ms)
+
+
+@pytest.mark.parametrize("crash", ["crash", "victim-first"])
+def test_a_crash_beside_a_seat_that_rolls_back_convicts_no_honest_seat_in_either_order(crash):
+    """Issue 27, class 1, as the harness once showed it: Durak, seed 18, a seat that restarts from an
+    older journal, with every fault — the crash's victim drawn first convicted an honest seat."""
+    report = run_game("durak", peers=4, seed=18, fault_spec=f"all,{crash}", byzantine={1: "rollback"})
+    assert report.passed, report.problems
+    assert report.honest_convicted == [] and report.sealed_lost == 0
