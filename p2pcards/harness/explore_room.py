@@ -109,6 +109,9 @@ class Room:
     """(step, prev, voter, voice named) of every vote an honest seat signed."""
     honest_words: set[tuple[int, bytes, int, int]] = field(default_factory=set)
     """(step, prev, signer, voice named) of every abandon an honest seat signed."""
+    honest_claims: dict[bytes, tuple[int, bytes, int]] = field(default_factory=dict)
+    """(step, prev, signer) of every vote and abandon an honest seat signed, by its bytes: a replica
+    counts a claim spent by those of them it holds (SPEC §6.5), never by one still on its way."""
     worded: set[int] = field(default_factory=set)
     """Honest voices that signed an abandon or a return: their own word binds their replicas."""
     abandoners: set[int] = field(default_factory=set)
@@ -212,9 +215,11 @@ class Room:
         elif msg.kind == "abandon":
             self.abandoners.add(seat)
             self.worded.add(self.voices.voice(seat))
+            self.honest_claims[msg.data] = (msg.step, msg.prev, seat)
             for v in bodies.silent_body(msg.body, self.shape.seats, "an abandon"):
                 self.honest_words.add((msg.step, msg.prev, seat, v))
         elif msg.kind == "void_vote":
+            self.honest_claims[msg.data] = (msg.step, msg.prev, seat)
             for v in bodies.silent_body(msg.body, self.shape.seats, "a void vote"):
                 self.honest_votes.add((msg.step, msg.prev, seat, v))
 
@@ -456,19 +461,25 @@ class Room:
 
     def _unspent(self, seat: int, t: Table, x: int, step: int, prev: bytes) -> None:
         """More than half of the voices playing must have an unspent vote for the decision at ``step``:
-        the honest voters that signed nothing later in that attempt (as this replica holds it), and at
-        most every cheating voice."""
+        the honest voters that signed nothing later in that attempt, and at most every cheating voice.
+
+        Spent is judged by what this replica holds (SPEC §6.5): its attempt's steps and seals, and the
+        honest claims in its journal.  A later message still on its way cannot count — no replica can
+        know of it — so an old vote relayed before it may deal a seat out here for that while; what
+        keeps that harmless is checked apart: the message, once it arrives, spends the vote and the
+        seat is back (monotone: nothing held ever unspends a claim), and the seat's return names that
+        one decision, which can never again be a majority's on a replica holding the message."""
         att = next((a for a in t.attempts_path if a.head_before(step) == prev), None)
         if att is None:
             return  # (at the seal of the last final hand: spent there is about the next hand)
         # The voices the rule counts (SPEC §6.1/§10): an out-of-chips Azi seat watches and has a voice.
         playing = decide.playing(self.voices, att)
         voice = self.voices.voice(x)
+        held = set(self.journals[seat])
         later = {
             h
-            for claims in (self.honest_votes, self.honest_words)
-            for st, pr, h, _ in claims
-            if st > step and att.head_before(st) == pr
+            for data, (st, pr, h) in self.honest_claims.items()
+            if st > step and data in held and att.head_before(st) == pr
         }
         live = {
             h

@@ -181,6 +181,7 @@ class CheckedRoom(Room):
         other.own_steps = list(self.own_steps)
         other.honest_votes = set(self.honest_votes)
         other.honest_words = set(self.honest_words)
+        other.honest_claims = dict(self.honest_claims)
         other.worded = set(self.worded)
         other.abandoners = set(self.abandoners)
         other.sealed = [list(x) for x in self.sealed]

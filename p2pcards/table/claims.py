@@ -36,8 +36,9 @@ or certificate.  No clock ends that wait; the others may vote it silent meanwhil
 what it always was (two messages of one seat for one step after one head): a restore excuses nothing.
 
 *Invariants*, as predicates over values, judging what one replica holds (the explorer and the model
-checker assert the same promises after every event with an oracle of their own, which judges by
-everything signed anywhere: ``harness/explore_room.py``):
+checker assert the same promises after every event with an oracle of their own, which also judges
+each replica by what it holds, from its own record of what every honest seat signed:
+``harness/explore_room.py``):
 
 * ``no_honest_seat_convicted(cheaters: Iterable[int], honest: Iterable[int]) -> bool``
 * ``binds_only_by_majority(taken: Iterable[Decision], me: int | None, playing: int) -> bool`` — every
