@@ -234,6 +234,8 @@ class Table:
         self._asking_return = False
         self._pending_gone: Decision | None = None
         """The latest decision naming this voice that it has not agreed to (``ask_to_return``)."""
+        self._half_gone: Decision | None = None
+        """Half the table's word naming this voice, unconsented (``policy.consents_to_word``)."""
         self._return_asked: set[tuple[int, int]] = set()
         """(seat, hand) of every return request taken: one per seat voted out and hand."""
         self._restoring = False
@@ -375,6 +377,7 @@ class Table:
             if missing and now - self._last_retry >= RETRY_MS:
                 self._retry()
             if att is not None:
+                self._maybe_consent()
                 self._maybe_vote()
             self._settle()
         return self._flush()
@@ -1088,6 +1091,7 @@ class Table:
         cheaters playing in it, then its earliest verdict of its own) and deal again."""
         changes = b.carried
         path: list[Attempt] = []
+        self._half_gone = None  # (found again below while it still stands)
         for _ in range(64):
             att = self._attempt_for(b, changes)
             if att is None:
@@ -1240,6 +1244,7 @@ class Table:
             word = claims.word_of(self._voices, at, claim, is_spent, self.n)
             if word is not None:
                 found.append(word)
+        found += claims.half_words(found, len(decide.playing(self._voices, att)))
         decision, told = claims.taken(found, self._me, self._consent_keys())
         for other in told:
             self._gone_without_us(other)
@@ -1276,6 +1281,9 @@ class Table:
         """The others went on without this voice at a step (a majority's decision, or some voice's own
         word): told once.  Only the seat's own return agrees to it (``ask_to_return``): whoever runs
         the seat — its person, or the program for it — decides."""
+        if decision.half:
+            self._half_gone = decision  # (its signers' words are told one by one)
+            return
         if decision.majority:
             # The latest a majority's decision this voice has not accepted: each one it meets is one
             # more return to sign, since a return accepts one decision by name.
@@ -1554,6 +1562,16 @@ class Table:
             vote = self._votes.get(key, {}).get(self.seat)
             if vote is not None:
                 self._out.append(out.Send(vote.data))
+
+    def _maybe_consent(self) -> None:
+        """Consent to half the table's word naming this voice when it cannot play on otherwise
+        (``policy.consents_to_word``): a return at the word's step after its head."""
+        word = self._half_gone
+        if word is None or self.seat is None or (word.step, word.prev) in self._consent_keys():
+            return
+        if policy.consents_to_word(word, self._voices.among(self._unanswered())):
+            self._asking_return = True
+            self._certificate("return", {}, step=word.step, prev=word.prev)
 
     def _maybe_vote(self) -> None:
         """A claim due at the open step (``policy``: the two clocks): ask the person (or, with no

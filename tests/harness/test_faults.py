@@ -126,3 +126,13 @@ def test_a_crash_beside_a_seat_that_rolls_back_convicts_no_honest_seat_in_either
     report = run_game("durak", peers=4, seed=18, fault_spec=f"all,{crash}", byzantine={1: "rollback"})
     assert report.passed, report.problems
     assert report.honest_convicted == [] and report.sealed_lost == 0
+
+
+def test_a_seat_restoring_while_a_cheater_is_away_goes_with_the_half_that_went_on():
+    """Four seats: seat 3 restores from its journal while seat 2, a cheater, is away, and waits for its
+    answer (no clock ends that wait); seats 0 and 1, half the table, go on without 2 and 3 by their
+    word.  Seat 3 consents to that word (half and its consent: more than half, SPEC §6.5) instead of
+    waiting for ever, so the honest replicas end alike rather than split."""
+    report = run_game("durak", peers=4, seed=4, fault_spec="all", byzantine={2: "return"})
+    assert report.passed, report.problems
+    assert report.finished and report.agree and report.honest_convicted == []
