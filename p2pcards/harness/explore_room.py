@@ -17,7 +17,7 @@ from typing import Any
 
 from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
-from p2pcards.table import bodies, decide
+from p2pcards.table import bodies, claims, decide
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.table.replica import Table
@@ -349,6 +349,7 @@ class Room:
             t = self.tables[seat]
             self._check_convicted(seat, t)
             self._check_sealed(seat, t)
+            self._check_claims(seat, t)
             gone = t.seats_out
             for x, why in gone.items():
                 if x in self.sure and not self._sure_left():
@@ -372,6 +373,31 @@ class Room:
             )
         self._check_same_messages()
 
+    def _check_claims(self, seat: int, t: Table) -> None:
+        """The rule's own predicates (``table/claims.py``) on what this replica holds, beside the
+        oracle's: the decisions it took, its verdicts, and (in ``_check_same_messages``) its digest.
+        Every honest voice counts as present: a decision naming one must be a majority's, or this
+        replica's own word or consent."""
+        me = self.voices.voice(seat)
+        honest = self.voices.among(self.honest)
+        if not claims.no_honest_seat_convicted(t.cheaters, self.honest):
+            raise Violation(
+                f"an honest seat was convicted: seat {seat} names {list(t.cheaters)}", INVARIANTS[1]
+            )
+        for d, playing in t.decisions_taken():
+            if not claims.binds_only_by_majority([d], me, playing):
+                raise Violation(
+                    f"a minority of voices bound an honest replica: seat {seat} took the decision of "
+                    f"{list(d.signers)} about {list(d.silent)} at step {d.step} ({playing} voices playing)",
+                    INVARIANTS[3],
+                )
+            if not claims.present_seat_dealt_out_only_by_majority([d], honest, me):
+                raise Violation(
+                    f"a present seat was dealt out by a minority: seat {seat} took the word of "
+                    f"{list(d.signers)} about {list(d.silent)} at step {d.step}",
+                    INVARIANTS[4],
+                )
+
     def _check_convicted(self, seat: int, t: Table) -> None:
         """No honest replica names an honest seat a cheater (its own seat included)."""
         for v in t.verdicts:
@@ -385,6 +411,14 @@ class Room:
     def _check_same_messages(self) -> None:
         """Honest replicas holding the same messages are in the same state — but where what binds a
         replica is its own voice's word (an abandon it signed, a return it consented with)."""
+        held_as = [
+            (frozenset(self.journals[s]), self.voices.voice(s), self.tables[s].digest()) for s in self.honest
+        ]
+        if not claims.same_messages_same_state(held_as):
+            raise Violation(
+                "honest replicas of one voice holding the same messages reached different states",
+                INVARIANTS[5],
+            )
         alike: dict[frozenset[bytes], tuple[int, bytes]] = {}
         for seat in self.honest:
             if self.voices.voice(seat) in self.worded:
@@ -432,7 +466,7 @@ class Room:
         # (A replica restored from an older copy of its journal holds fewer final hands for a while:
         # what it holds must be what it held.)
         common = min(len(heads), len(before))
-        if heads[:common] != before[:common]:
+        if not claims.sealed_hands_unchanged(before[:common], heads):
             raise Violation(
                 f"a sealed hand changed: seat {seat} held {len(before)} final hands, now {len(heads)}, "
                 f"hand {next(k for k in range(common) if heads[k] != before[k])} another",

@@ -37,10 +37,11 @@ hold it (every other seat neither convicted nor out of the hand) sent an answer 
 or certificate.  No clock ends that wait; the others may vote it silent meanwhile.  An equivocation is
 what it always was (two messages of one seat for one step after one head): a restore excuses nothing.
 
-*Invariants*, as predicates over values, judging what one replica holds (the explorer and the model
-checker assert the same promises after every event with an oracle of their own, which also judges
-each replica by what it holds, from its own record of what every honest seat signed:
-``harness/explore_room.py``):
+*Invariants*, as predicates over values, judging what one replica holds.  The explorer and the model
+checker call them on every honest replica after every event (``Table.decisions_taken`` gives the
+decisions), and beside them assert the same promises with an oracle of their own, which also judges
+each replica by what it holds, from its own record of what every honest seat signed
+(``harness/explore_room.py``):
 
 * ``no_honest_seat_convicted(cheaters: Iterable[int], honest: Iterable[int]) -> bool``
 * ``binds_only_by_majority(taken: Iterable[Decision], me: int | None, playing: int) -> bool`` — every
@@ -282,7 +283,7 @@ def binds_only_by_majority(taken_decisions: Iterable[Decision], me: int | None, 
     consent are more than half."""
     return all(
         (d.majority and 2 * len(d.signers) > playing)
-        or (me is not None and me in d.signers and me not in d.silent)
+        or (not d.majority and me is not None and me in d.signers and me not in d.silent)
         or (d.half and me is not None and me in d.silent and 2 * (len(d.signers) + 1) > playing)
         for d in taken_decisions
     )

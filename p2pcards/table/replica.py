@@ -448,6 +448,22 @@ class Table:
         """The attempts at the hand being played, in the order the verdicts led through them."""
         return list(self._path)
 
+    def decisions_taken(self) -> list[tuple[Decision, int]]:
+        """The decisions behind the seats out as silent or unconfirmed at steps of the hand being
+        played, each with the number of voices playing its attempt: what ``claims``' invariants judge
+        (the explorer and the model checker call them on every replica after every event)."""
+        found: list[tuple[Decision, int]] = []
+        for c in sorted(self._changes):
+            if c.kind not in (SILENT, UNCONFIRMED):
+                continue
+            att = next((a for a in self._path if a.head_before(c.step) == c.prev), None)
+            if att is None:
+                continue  # (carried from an earlier hand: judged while it was taken)
+            decision = self._binding_at(att, c.step, c.prev, tell=False)
+            if decision is not None:
+                found.append((decision, len(decide.playing(self._voices, att))))
+        return found
+
     def votes_held(self) -> list[SignedMessage]:
         return [v for key in sorted(self._votes) for _, v in sorted(self._votes[key].items())]
 
@@ -1220,10 +1236,10 @@ class Table:
         return claims.change_of(decision)
 
     def _binding_at(
-        self, att: Attempt, step: int, prev: bytes, latest: Mapping[int, int] | None = None
+        self, att: Attempt, step: int, prev: bytes, latest: Mapping[int, int] | None = None, tell: bool = True
     ) -> Decision | None:
         """The decision at ``step`` of ``att`` that this replica takes (``claims.taken``), if any; one
-        naming its own voice that it does not take is told to its user."""
+        naming its own voice that it does not take is told to its user (``tell``)."""
         later = self._went_on(att, step, latest)
         votes = self._votes.get((step, prev), {})
         found: list[Decision] = []
@@ -1246,7 +1262,7 @@ class Table:
                 found.append(word)
         found += claims.half_words(found, len(decide.playing(self._voices, att)))
         decision, told = claims.taken(found, self._me, self._consent_keys())
-        for other in told:
+        for other in told if tell else ():
             self._gone_without_us(other)
         return decision
 

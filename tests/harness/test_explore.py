@@ -75,6 +75,17 @@ def test_a_rule_without_its_majority_is_caught_shrunk_and_replayed(
     assert [v["violation"] for v in report["violations"]] == [small.violation]
 
 
+def test_the_rules_own_predicates_judge_every_replica_after_every_event(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Beside the room's own oracle, the predicates of ``table/claims.py`` judge each honest replica's
+    decisions after every event: the rule broken on purpose is caught by ``binds_only_by_majority``
+    itself, before the oracle counts votes its own way."""
+    monkeypatch.setattr(decide, "vote_decision", _without_majority)
+    found = ex.run_schedule("azi", SHAPES["4"], 5, {})
+    assert found.violation is not None and "took the decision of" in found.violation, found.violation
+
+
 def test_the_command_prints_the_shapes_and_what_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["harness", "azi", "--explore", "1", "--explore-seed", "3", "--shape", "3"])
     text = capsys.readouterr().out

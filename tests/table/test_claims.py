@@ -290,6 +290,8 @@ def test_the_invariants_as_predicates() -> None:
     assert claims.binds_only_by_majority([MAJORITY_ABOUT_2, OWN_WORD_OF_0], 0, 5)
     assert not claims.binds_only_by_majority([LONE_ABOUT_012], 2, 5)
     assert not claims.binds_only_by_majority([MAJORITY_ABOUT_2], 4, 6)  # three of six is no majority
+    # ... not even on a replica of one of the three: a decision called a majority's is judged as one
+    assert not claims.binds_only_by_majority([MAJORITY_ABOUT_2], 0, 6)
     assert claims.present_seat_dealt_out_only_by_majority([MAJORITY_ABOUT_2], [2], 0)
     assert claims.present_seat_dealt_out_only_by_majority([OWN_WORD_OF_0], [1], 0)
     assert not claims.present_seat_dealt_out_only_by_majority([LONE_ABOUT_012], [1], 1)
