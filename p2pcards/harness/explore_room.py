@@ -420,11 +420,9 @@ class Room:
                 INVARIANTS[5],
             )
         alike: dict[frozenset[bytes], tuple[int, bytes]] = {}
-        for seat in self.honest:
-            if self.voices.voice(seat) in self.worded:
+        for seat, (held, voice, digest) in zip(self.honest, held_as, strict=True):
+            if voice in self.worded:
                 continue
-            held = frozenset(self.journals[seat])
-            digest = self.tables[seat].digest()
             first = alike.setdefault(held, (seat, digest))
             if first[1] != digest:
                 raise Violation(
