@@ -1336,7 +1336,10 @@ class Table:
             if s in att.seals
         ]
         if counted:
-            gone = self._out_seats()
+            # The seats out while ``att`` was played: once it closed, the next boundary's (never the
+            # attempt after it, whose changes hold the very returns this computes).
+            b = self._boundary
+            gone = b.out if b is not None and b.hand > att.hand else self._out_seats()
             for seat in sorted(set.intersection(*(set(c.admit) for c in counted))):
                 if seat not in self._cheaters:
                     carried.add(Change(RETURN, (seat,)))
