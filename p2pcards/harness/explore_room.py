@@ -18,7 +18,7 @@ from typing import Any
 from p2pcards.games import ActionError
 from p2pcards.games.rng import Rng
 from p2pcards.room import interpret
-from p2pcards.table import bodies, decide
+from p2pcards.table import bodies, claims, decide
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis, make_genesis
 from p2pcards.table.replica import Table
@@ -110,6 +110,9 @@ class Room:
     """(step, prev, voter, voice named) of every vote an honest seat signed."""
     honest_words: set[tuple[int, bytes, int, int]] = field(default_factory=set)
     """(step, prev, signer, voice named) of every abandon an honest seat signed."""
+    honest_claims: dict[bytes, tuple[int, bytes, int]] = field(default_factory=dict)
+    """(step, prev, signer) of every vote and abandon an honest seat signed, by its bytes: a replica
+    counts a claim spent by those of them it holds (SPEC §6.5), never by one still on its way."""
     worded: set[int] = field(default_factory=set)
     """Honest voices that signed an abandon or a return: their own word binds their replicas."""
     abandoners: set[int] = field(default_factory=set)
@@ -221,9 +224,11 @@ class Room:
         elif msg.kind == "abandon":
             self.abandoners.add(seat)
             self.worded.add(self.voices.voice(seat))
+            self.honest_claims[msg.data] = (msg.step, msg.prev, seat)
             for v in bodies.silent_body(msg.body, self.shape.seats, "an abandon"):
                 self.honest_words.add((msg.step, msg.prev, seat, v))
         elif msg.kind == "void_vote":
+            self.honest_claims[msg.data] = (msg.step, msg.prev, seat)
             for v in bodies.silent_body(msg.body, self.shape.seats, "a void vote"):
                 self.honest_votes.add((msg.step, msg.prev, seat, v))
 
@@ -353,6 +358,7 @@ class Room:
             t = self.tables[seat]
             self._check_convicted(seat, t)
             self._check_sealed(seat, t)
+            self._check_claims(seat, t)
             gone = t.seats_out
             for x, why in gone.items():
                 if x in self.sure and not self._sure_left():
@@ -376,6 +382,31 @@ class Room:
             )
         self._check_same_messages()
 
+    def _check_claims(self, seat: int, t: Table) -> None:
+        """The rule's own predicates (``table/claims.py``) on what this replica holds, beside the
+        oracle's: the decisions it took, its verdicts, and (in ``_check_same_messages``) its digest.
+        Every honest voice counts as present: a decision naming one must be a majority's, or this
+        replica's own word or consent."""
+        me = self.voices.voice(seat)
+        honest = self.voices.among(self.honest)
+        if not claims.no_honest_seat_convicted(t.cheaters, self.honest):
+            raise Violation(
+                f"an honest seat was convicted: seat {seat} names {list(t.cheaters)}", INVARIANTS[1]
+            )
+        for d, playing in t.decisions_taken():
+            if not claims.binds_only_by_majority([d], me, playing):
+                raise Violation(
+                    f"a minority of voices bound an honest replica: seat {seat} took the decision of "
+                    f"{list(d.signers)} about {list(d.silent)} at step {d.step} ({playing} voices playing)",
+                    INVARIANTS[3],
+                )
+            if not claims.present_seat_dealt_out_only_by_majority([d], honest, me):
+                raise Violation(
+                    f"a present seat was dealt out by a minority: seat {seat} took the word of "
+                    f"{list(d.signers)} about {list(d.silent)} at step {d.step}",
+                    INVARIANTS[4],
+                )
+
     def _check_convicted(self, seat: int, t: Table) -> None:
         """No honest replica names an honest seat a cheater (its own seat included)."""
         for v in t.verdicts:
@@ -389,12 +420,18 @@ class Room:
     def _check_same_messages(self) -> None:
         """Honest replicas holding the same messages are in the same state — but where what binds a
         replica is its own voice's word (an abandon it signed, a return it consented with)."""
+        held_as = [
+            (frozenset(self.journals[s]), self.voices.voice(s), self.tables[s].digest()) for s in self.honest
+        ]
+        if not claims.same_messages_same_state(held_as):
+            raise Violation(
+                "honest replicas of one voice holding the same messages reached different states",
+                INVARIANTS[5],
+            )
         alike: dict[frozenset[bytes], tuple[int, bytes]] = {}
-        for seat in self.honest:
-            if self.voices.voice(seat) in self.worded:
+        for seat, (held, voice, digest) in zip(self.honest, held_as, strict=True):
+            if voice in self.worded:
                 continue
-            held = frozenset(self.journals[seat])
-            digest = self.tables[seat].digest()
             first = alike.setdefault(held, (seat, digest))
             if first[1] != digest:
                 raise Violation(
@@ -436,7 +473,7 @@ class Room:
         # (A replica restored from an older copy of its journal holds fewer final hands for a while:
         # what it holds must be what it held.)
         common = min(len(heads), len(before))
-        if heads[:common] != before[:common]:
+        if not claims.sealed_hands_unchanged(before[:common], heads):
             raise Violation(
                 f"a sealed hand changed: seat {seat} held {len(before)} final hands, now {len(heads)}, "
                 f"hand {next(k for k in range(common) if heads[k] != before[k])} another",
@@ -465,19 +502,25 @@ class Room:
 
     def _unspent(self, seat: int, t: Table, x: int, step: int, prev: bytes) -> None:
         """More than half of the voices playing must have an unspent vote for the decision at ``step``:
-        the honest voters that signed nothing later in that attempt (as this replica holds it), and at
-        most every cheating voice."""
+        the honest voters that signed nothing later in that attempt, and at most every cheating voice.
+
+        Spent is judged by what this replica holds (SPEC §6.5): its attempt's steps and seals, and the
+        honest claims in its journal.  A later message still on its way cannot count — no replica can
+        know of it — so an old vote relayed before it may deal a seat out here for that while; what
+        keeps that harmless is checked apart: the message, once it arrives, spends the vote and the
+        seat is back (monotone: nothing held ever unspends a claim), and the seat's return names that
+        one decision, which can never again be a majority's on a replica holding the message."""
         att = next((a for a in t.attempts_path if a.head_before(step) == prev), None)
         if att is None:
             return  # (at the seal of the last final hand: spent there is about the next hand)
         # The voices the rule counts (SPEC §6.1/§10): an out-of-chips Azi seat watches and has a voice.
         playing = decide.playing(self.voices, att)
         voice = self.voices.voice(x)
+        held = set(self.journals[seat])
         later = {
             h
-            for claims in (self.honest_votes, self.honest_words)
-            for st, pr, h, _ in claims
-            if st > step and att.head_before(st) == pr
+            for data, (st, pr, h) in self.honest_claims.items()
+            if st > step and data in held and att.head_before(st) == pr
         }
         live = {
             h

@@ -2,7 +2,8 @@
 
 It drives the real replicas (``table.Table``, through the explorer's room, ``explore_room.Room``) —
 not a second model of them — from one state to every state an *event* leads to, depth first, and
-checks the room's invariants (``explore_room.INVARIANTS``) after every event.  The events:
+checks the room's invariants (``explore_room.INVARIANTS``: the predicates of ``table/claims.py`` on
+every honest replica, and the room's own oracle) after every event.  The events:
 
 * ``d`` the next frame on a link reaches an honest seat (one connection per pair of peers, in order,
   as TCP carries it; the links in any order), ``D`` everything on a link does (one event, so that
@@ -181,6 +182,7 @@ class CheckedRoom(Room):
         other.own_steps = list(self.own_steps)
         other.honest_votes = set(self.honest_votes)
         other.honest_words = set(self.honest_words)
+        other.honest_claims = dict(self.honest_claims)
         other.worded = set(self.worded)
         other.abandoners = set(self.abandoners)
         other.sealed = [list(x) for x in self.sealed]

@@ -61,6 +61,10 @@ class Faults:
     crash: bool = False
     """Once, an honest peer is killed (maybe between two outputs of one call) and restarts from its
     journal 0.5-3 s later."""
+    victim_first: bool = False
+    """The crash fault draws its victim before its moment (by default the moment first): the same
+    seed then crashes another seat at another time, so a matrix run both ways tries twice the
+    crashes a seed list names."""
     leave: bool = False
     """Once, at a random moment, a peer vanishes for good (its journal is never replayed): the others
     must vote it out and play on without it."""
@@ -73,12 +77,15 @@ class Faults:
                 kw[word] = 50
             elif word in ("reorder", "partition", "crash", "leave"):
                 kw[word] = True
+            elif word == "victim-first":
+                kw.update(crash=True, victim_first=True)
             elif word == "all":
                 kw.update(drop=50, duplicate=50, delay=50, reorder=True, partition=True, crash=True)
             elif word != "none":
                 raise ValueError(
                     f"unknown fault {word!r}; known: drop, duplicate, delay, reorder, partition, "
-                    "crash, leave, all (every one but leave), none"
+                    "crash, victim-first (a crash, its victim drawn first), leave, all (every one but "
+                    "leave), none"
                 )
         return Faults(**kw)
 
@@ -193,8 +200,12 @@ class SimNetwork:
             self._at(start, "partition", side, start + 1_500 + self.rng.below(2_500))
         if f.crash:
             victims = sorted(self.honest)
-            when = 300 + self.rng.below(8_000)  # drawn first, as always: a seed replays as it did
-            victim = victims[self.rng.below(len(victims))]
+            if f.victim_first:
+                victim = victims[self.rng.below(len(victims))]
+                when = 300 + self.rng.below(8_000)
+            else:
+                when = 300 + self.rng.below(8_000)  # drawn first, as always: a seed replays as it did
+                victim = victims[self.rng.below(len(victims))]
             self._at(when, "crash", victim if self.crash_seat is None else self.crash_seat)
         if f.leave:
             self._at(2_000 + self.rng.below(20_000), "leave", self._leaver())

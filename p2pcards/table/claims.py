@@ -26,8 +26,10 @@ An unspent abandon is its signer's word: a decision for its signer's voice alone
 decision and its own voice's word.  A decision naming ``me`` binds it only if it is a majority's and
 ``me`` consented to that very decision: a ``return`` of ``me`` signed at its step after its head (a
 replica takes at most one majority's decision at one step after one head).  A minority's word never
-binds a voice it names, consent or not.  Of the decisions a replica takes at one step, the first in
-change order counts (``taken``).
+binds a voice it names, consent or not — but half the table's word (``half_words``: the same voices
+named by half of the voices playing or more, an even split) binds a voice it names that consented to
+it: half and that consent are more than half.  Of the decisions a replica takes at one step, the
+first in change order counts (``taken``).
 
 *Never double-sign* (``restore_wait``).  A seat restored from its journal — maybe an old copy — may have
 signed, before it restarted, what its journal lacks: it signs nothing new until every seat that may
@@ -35,17 +37,19 @@ hold it (every other seat neither convicted nor out of the hand) sent an answer 
 or certificate.  No clock ends that wait; the others may vote it silent meanwhile.  An equivocation is
 what it always was (two messages of one seat for one step after one head): a restore excuses nothing.
 
-*Invariants*, as predicates over values, judging what one replica holds (the explorer and the model
-checker assert the same promises after every event with an oracle of their own, which judges by
-everything signed anywhere: ``harness/explore_room.py``):
+*Invariants*, as predicates over values, judging what one replica holds.  The explorer and the model
+checker call them on every honest replica after every event (``Table.decisions_taken`` gives the
+decisions), and beside them assert the same promises with an oracle of their own, which also judges
+each replica by what it holds, from its own record of what every honest seat signed
+(``harness/explore_room.py``):
 
 * ``no_honest_seat_convicted(cheaters: Iterable[int], honest: Iterable[int]) -> bool``
 * ``binds_only_by_majority(taken: Iterable[Decision], me: int | None, playing: int) -> bool`` — every
   decision a replica of voice ``me`` takes is signed by more than half of the ``playing`` voices, or is
-  ``me``'s own word naming others.
+  ``me``'s own word naming others, or half the table's word naming ``me`` that it consented to.
 * ``present_seat_dealt_out_only_by_majority(taken: Iterable[Decision], present: Iterable[int],
   me: int | None) -> bool`` — a decision naming a present voice is a majority's, or ``me``'s own word
-  (which binds ``me`` alone).
+  or consent (which binds ``me`` alone).
 * ``same_messages_same_state(replicas: Iterable[tuple[frozenset[bytes], int | None, bytes]]) -> bool``
   — (hashes of the messages held, voice, table digest): the same messages read as the same voice give
   the same digest.
@@ -95,6 +99,9 @@ class Decision:
     majority: bool
     """Signed by more than half of the voices playing: it binds every replica."""
     messages: tuple[SignedMessage, ...]
+    half: bool = False
+    """One word (the same voices named) signed by half of the voices playing or more (an even split):
+    with the consent of a voice it names, more than half — it binds that voice too."""
 
 
 # ============================================================================ claims
@@ -189,6 +196,25 @@ def word_of(voices: Voices, at: StepView, claim: SignedMessage, is_spent: bool, 
     return Decision(at.step, at.prev, silent, seats, (claim.seat,), False, (claim,))
 
 
+def half_words(words: Iterable[Decision], playing: int) -> tuple[Decision, ...]:
+    """Of the unspent ``words`` (abandons) at one step after one head, those signed alike — the same
+    voices named — by half of the ``playing`` voices or more, each as one decision of all its signers
+    (``half``).  Half and half: every voice playing signed it or is named, and, cheaters a minority,
+    an honest voice signed it."""
+    alike: dict[tuple[int, ...], list[Decision]] = {}
+    for w in words:
+        if not w.majority:
+            alike.setdefault(w.silent, []).append(w)
+    found = []
+    for silent, same in sorted(alike.items()):
+        signers = tuple(sorted({s for w in same for s in w.signers}))
+        if 2 * len(signers) >= playing:
+            first = same[0]
+            msgs = tuple(m for w in same for m in w.messages)
+            found.append(Decision(first.step, first.prev, silent, first.seats, signers, False, msgs, True))
+    return tuple(found)
+
+
 def change_of(decision: Decision) -> Change:
     """The change a decision makes to the seating: ``silent`` (a majority's) or ``unconfirmed``."""
     return Change(SILENT if decision.majority else UNCONFIRMED, decision.seats, decision.step, decision.prev)
@@ -205,9 +231,10 @@ def consents_to(decision: Decision, consents: Iterable[tuple[int, bytes]]) -> bo
 
 def binds(decision: Decision, me: int | None, consents: Iterable[tuple[int, bytes]]) -> bool:
     """Whether the replica of voice ``me`` takes ``decision``: a majority's, or its own word naming
-    others; one naming ``me`` only if a majority's that ``me`` consented to by name."""
+    others; one naming ``me`` only if ``me`` consented to it by name and it is a majority's, or the
+    word of half the voices (half and ``me``'s consent: more than half)."""
     if me is not None and me in decision.silent:
-        return decision.majority and consents_to(decision, consents)
+        return (decision.majority or decision.half) and consents_to(decision, consents)
     return decision.majority or (me is not None and me in decision.signers)
 
 
@@ -252,10 +279,12 @@ def no_honest_seat_convicted(cheaters: Iterable[int], honest: Iterable[int]) -> 
 
 def binds_only_by_majority(taken_decisions: Iterable[Decision], me: int | None, playing: int) -> bool:
     """Every decision a replica of voice ``me`` takes was signed by more than half of the ``playing``
-    voices, or is ``me``'s own word about others."""
+    voices, or is ``me``'s own word about others, or a word naming ``me`` whose signers and ``me``'s
+    consent are more than half."""
     return all(
         (d.majority and 2 * len(d.signers) > playing)
-        or (me is not None and me in d.signers and me not in d.silent)
+        or (not d.majority and me is not None and me in d.signers and me not in d.silent)
+        or (d.half and me is not None and me in d.silent and 2 * (len(d.signers) + 1) > playing)
         for d in taken_decisions
     )
 
@@ -264,10 +293,13 @@ def present_seat_dealt_out_only_by_majority(
     taken_decisions: Iterable[Decision], present: Iterable[int], me: int | None
 ) -> bool:
     """No decision a replica of voice ``me`` takes names a ``present`` voice (connected and signing)
-    unless it is a majority's, or ``me``'s own word (binding ``me`` alone)."""
+    unless it is a majority's, or ``me``'s own word (binding ``me`` alone), or half the voices' word
+    that ``me``, named, consented to (binding ``me`` alone: ``binds``)."""
     here = set(present)
     return all(
-        d.majority or (me is not None and me in d.signers and me not in d.silent)
+        d.majority
+        or (me is not None and me in d.signers and me not in d.silent)
+        or (d.half and me is not None and me in d.silent)
         for d in taken_decisions
         if here & set(d.silent)
     )

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from p2pcards.games import AuditResult, GameError, HandState, Match, Rules
-from p2pcards.table import claims, held
+from p2pcards.table import claims, decide, held
 from p2pcards.table import outputs as out
 from p2pcards.table.announce import Verdicts, fault_of
 from p2pcards.table.attempt import Attempt, Shared
@@ -24,7 +24,7 @@ from p2pcards.table.clocks import Clock
 from p2pcards.table.dealers import DealerFactory
 from p2pcards.table.decide import Decision
 from p2pcards.table.held import Held
-from p2pcards.table.seating import CHEAT, GONE, RETURN, UNCONFIRMED, Change, start_head
+from p2pcards.table.seating import CHEAT, GONE, RETURN, SILENT, UNCONFIRMED, Change, start_head
 from p2pcards.table.unplaced import Unplaced
 from p2pcards.table.voices import Voices
 from p2pcards.wire import Chain, SignedMessage, encode, seal_head
@@ -268,6 +268,7 @@ class Derivation:
         cheaters playing in it, then its earliest verdict of its own) and deal again."""
         changes = b.carried
         path: list[Attempt] = []
+        self.held.half_gone = None  # (found again below while it still stands)
         for _ in range(64):
             att = self._attempt_for(b, changes)
             if att is None:
@@ -395,14 +396,17 @@ class Derivation:
         return best
 
     def _binding_at(
-        self, att: Attempt, step: int, prev: bytes, latest: dict[int, int] | None = None
+        self, att: Attempt, step: int, prev: bytes, latest: dict[int, int] | None = None, tell: bool = True
     ) -> Decision | None:
         """The decision at ``step`` of ``att`` that this replica takes, if any; one naming its own voice
-        that it does not take is told to its user."""
+        that it does not take is told to its user (``tell``)."""
         decision, told = held.binding_at(
             self.held, self.voices, self.me, att, step, prev, self._went_on(att, step, latest), self.n
         )
-        for other in told:
+        for other in told if tell else ():
+            if other.half:
+                self.held.half_gone = other  # (its signers' words are told one by one)
+                continue
             # Only the seat's own return agrees to it (``ask_to_return``): whoever runs the seat —
             # its person, or the program for it — decides.
             if other.majority:
@@ -426,7 +430,27 @@ class Derivation:
         return self._binding_at(att, att.seal_step, att.seal_prev) if att.complete else None
 
     def _carried(self, att: Attempt, decision: Decision | None) -> frozenset[Change]:
-        return held.carried(self.held, self.voices, att, decision, self.out_seats(), self.n)
+        # The seats out while ``att`` was played: once it closed, the next boundary's (never the
+        # attempt after it, whose changes hold the very returns this computes).
+        b = self.boundary
+        gone = b.out if b is not None and b.hand > att.hand else self.out_seats()
+        return held.carried(self.held, self.voices, att, decision, gone, self.n)
+
+    def decisions_taken(self) -> list[tuple[Decision, int]]:
+        """The decisions behind the seats out as silent or unconfirmed at steps of the hand being
+        played, each with the number of voices playing its attempt: what ``claims``' invariants judge
+        (the explorer and the model checker call them on every replica after every event)."""
+        found: list[tuple[Decision, int]] = []
+        for c in sorted(self.changes):
+            if c.kind not in (SILENT, UNCONFIRMED):
+                continue
+            att = next((a for a in self.path if a.head_before(c.step) == c.prev), None)
+            if att is None:
+                continue  # (carried from an earlier hand: judged while it was taken)
+            decision = self._binding_at(att, c.step, c.prev, tell=False)
+            if decision is not None:
+                found.append((decision, len(decide.playing(self.voices, att))))
+        return found
 
     def _announce(self, change: Change, hand: int, step: int) -> out.Fault:
         fault, told = self.verdicts.announce(change, hand, step, self.held, self.path)

@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from p2pcards.table import bodies, claims, decide
+from p2pcards.table import bodies, claims, decide, policy
 from p2pcards.table import outputs as out
 from p2pcards.table.attempt import Attempt
 from p2pcards.table.decide import Decision
@@ -50,6 +50,8 @@ class Held:
     """(seat, hand) of every return request taken: one per seat voted out and hand."""
     pending_gone: Decision | None = None
     """The latest decision naming this voice that it has not agreed to (``ask_to_return``)."""
+    half_gone: Decision | None = None
+    """Half the table's word naming this voice, unconsented (``policy.consents_to_word``)."""
 
     def accept(self, data: bytes) -> None:
         self.accepted.add(hashlib.sha256(data).digest())
@@ -126,7 +128,17 @@ def binding_at(
         word = claims.word_of(voices, at, claim, is_spent, n)
         if word is not None:
             found.append(word)
+    found += claims.half_words(found, len(decide.playing(voices, att)))
     return claims.taken(found, me, consent_keys(held))
+
+
+def consent_due(held: Held, waited_for: tuple[int, ...]) -> Decision | None:
+    """Half the table's word naming this voice, if it is to consent to it now (``policy.consents_to_word``,
+    ``waited_for``: the voices a restored seat still waits for) and has not yet."""
+    word = held.half_gone
+    if word is None or (word.step, word.prev) in consent_keys(held):
+        return None
+    return word if policy.consents_to_word(word, waited_for) else None
 
 
 def excused(held: Held, decision: Decision | None) -> set[int]:

@@ -12,7 +12,7 @@ named before the move clock (the genesis ``timeout_ms``) ran out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from p2pcards.table import claims, decide
@@ -86,6 +86,16 @@ def due(seen: Observed) -> Claim | None:
     if 2 * len(named) < len(playing):
         return None
     return Claim(claims.ABANDON, named, after_vote=True, awaited=gone)
+
+
+def consents_to_word(word: claims.Decision, waits_for: Iterable[int]) -> bool:
+    """Whether this seat, named by half the table's word ``word`` (``claims.half_words``), consents to
+    it by itself (SPEC §10): when it is restoring and waits for a voice that word deals out (``waits_for``,
+    the voices of ``claims.restore_wait``).  It can sign nothing that could differ until that voice
+    answers, and no clock ends the wait, so its half can never play on: it goes with the other half
+    (out of this hand, asking back in from the next) rather than wait for ever.  Its return is the same
+    bytes whenever signed, so signing it while restoring risks no equivocation."""
+    return word.half and any(v in word.silent for v in waits_for)
 
 
 def _past_clock(seen: Observed, voice: int) -> bool:

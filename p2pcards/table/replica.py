@@ -37,7 +37,8 @@ from p2pcards.table.announce import Verdicts
 from p2pcards.table.attempt import Attempt, DummyPolicy, Shared
 from p2pcards.table.clocks import Clock, claim_due, resend
 from p2pcards.table.dealers import DealerFactory
-from p2pcards.table.derive import Derivation, Requeued
+from p2pcards.table.decide import Decision
+from p2pcards.table.derive import Derivation
 from p2pcards.table.genesis import Genesis
 from p2pcards.table.held import Held
 from p2pcards.table.ingest import Intake, Queued
@@ -255,6 +256,7 @@ class Table:
             if missing and now - self._clock.last_retry >= RETRY_MS:
                 self._retry()
             if att is not None:
+                self._maybe_consent()
                 self._maybe_vote()
             self._settle()
         return self._flush()
@@ -335,6 +337,10 @@ class Table:
     def attempts_path(self) -> list[Attempt]:
         """The attempts at the hand being played, in the order the verdicts led through them."""
         return list(self._derived.path)
+
+    def decisions_taken(self) -> list[tuple[Decision, int]]:
+        """The decisions behind the seats out at steps of the hand being played (``Derivation``)."""
+        return self._derived.decisions_taken()
 
     def votes_held(self) -> list[SignedMessage]:
         return self._held.votes_held()
@@ -423,10 +429,6 @@ class Table:
         self._out += told
         self._inbox.extend(queued)
 
-    def _requeue(self, taken: Requeued) -> None:
-        for peer, msg in taken:
-            self._inbox.append((peer, msg, 1))
-
     def _unanswered(self) -> tuple[int, ...]:
         """The peers a restored seat still waits for (never double-sign, SPEC §9.6): every other seat
         that has not sent a complete answer since the restart, unless it is a cheater (its word proves
@@ -465,7 +467,7 @@ class Table:
             self._setup.open()
         told, requeued = self._derived.run()
         self._out += told
-        self._requeue(requeued)
+        self._inbox.extend((peer, msg, 1) for peer, msg in requeued)
         if self.attempt is None and self._derived.boundary is None and self.stopped is None:
             key = (self._setup.chain.head, self._setup.chain.step)
             if self._clock.open_key != key:
@@ -539,6 +541,14 @@ class Table:
             self._out.append(out.Send(mine.data))
         else:
             self._certificate("return", {})
+
+    def _maybe_consent(self) -> None:
+        """Consent to half the table's word naming this voice when it cannot play on otherwise
+        (``policy.consents_to_word``): a return at the word's step after its head."""
+        word = held.consent_due(self._held, self._voices.among(self._unanswered()))
+        if word is not None and self.seat is not None:
+            self._asking_return = True
+            self._certificate("return", {}, step=word.step, prev=word.prev)
 
     def _maybe_vote(self) -> None:
         """A claim due at the open step (``clocks.claim_due``).  Only people sign: a computer seat never

@@ -75,6 +75,26 @@ def test_a_rule_without_its_majority_is_caught_shrunk_and_replayed(
     assert [v["violation"] for v in report["violations"]] == [small.violation]
 
 
+def test_the_rules_own_predicates_judge_every_replica_after_every_event(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Beside the room's own oracle, the predicates of ``table/claims.py`` judge each honest replica's
+    decisions after every event: the rule broken on purpose is caught by ``binds_only_by_majority``
+    itself, before the oracle counts votes its own way."""
+    monkeypatch.setattr(decide, "vote_decision", _without_majority)
+    found = ex.run_schedule("azi", SHAPES["4"], 5, {})
+    assert found.violation is not None and "took the decision of" in found.violation, found.violation
+
+
+def test_a_machine_and_its_computer_player_admitted_back_reach_one_state() -> None:
+    """Spades, seat 0's machine also plays seat 1: voted out, it returns; the hand that admits it back
+    brings its computer player back too on every replica — its own computer seat's replica included,
+    which once read who was out from the hand after it (the returns themselves) and kept seat 1 out:
+    two replicas of one voice, holding the same messages, in two states (caught by ``claims``)."""
+    found = ex.run_schedule("spades", SHAPES["4c"], 106, {}, [6, 4, 38, 3, 3, 3, 3, 26, 4])
+    assert found.violation is None, found.violation
+
+
 def test_the_command_prints_the_shapes_and_what_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["harness", "azi", "--explore", "1", "--explore-seed", "3", "--shape", "3"])
     text = capsys.readouterr().out

@@ -13,6 +13,7 @@ import pytest
 from p2pcards.games import registry
 from p2pcards.harness.byzantine import BEHAVIOURS
 from p2pcards.harness.conformance import CASES
+from p2pcards.harness.network import Faults
 from p2pcards.harness.run import run_game
 
 GAMES = [(entry.name, entry.seats) for entry in registry.entries()]
@@ -106,3 +107,33 @@ def test_a_renege_beside_an_open_dummy_names_the_reneging_seat_and_the_game_goes
     report = run_game("spades", peers=4, seed=1, dealer=dealer, byzantine={0: "withhold", 2: "renege"})
     assert report.passed, report.problems
     assert report.verdicts == ["seat 0 silent; seat 2 renege"] * 2
+
+
+def test_the_crash_fault_may_draw_its_victim_before_its_moment():
+    """``victim-first`` is a crash with its two draws in the other order: the same seed kills at
+    another moment, so a seed list run both ways tries other crashes (issue 27 asks for both)."""
+    assert Faults.parse("victim-first") == Faults(crash=True, victim_first=True)
+    assert Faults.parse("all,victim-first").victim_first and not Faults.parse("all").victim_first
+    first = run_game("durak", peers=3, seed=5, dealer="seeded", fault_spec="crash")
+    other = run_game("durak", peers=3, seed=5, dealer="seeded", fault_spec="victim-first")
+    assert first.passed and other.passed, (first.problems, other.problems)
+    assert (first.frames, first.sim_ms) != (other.frames, other.sim_ms)
+
+
+@pytest.mark.parametrize("crash", ["crash", "victim-first"])
+def test_a_crash_beside_a_seat_that_rolls_back_convicts_no_honest_seat_in_either_order(crash):
+    """Issue 27, class 1, as the harness once showed it: Durak, seed 18, a seat that restarts from an
+    older journal, with every fault — the crash's victim drawn first convicted an honest seat."""
+    report = run_game("durak", peers=4, seed=18, fault_spec=f"all,{crash}", byzantine={1: "rollback"})
+    assert report.passed, report.problems
+    assert report.honest_convicted == [] and report.sealed_lost == 0
+
+
+def test_a_seat_restoring_while_a_cheater_is_away_goes_with_the_half_that_went_on():
+    """Four seats: seat 3 restores from its journal while seat 2, a cheater, is away, and waits for its
+    answer (no clock ends that wait); seats 0 and 1, half the table, go on without 2 and 3 by their
+    word.  Seat 3 consents to that word (half and its consent: more than half, SPEC §6.5) instead of
+    waiting for ever, so the honest replicas end alike rather than split."""
+    report = run_game("durak", peers=4, seed=4, fault_spec="all", byzantine={2: "return"})
+    assert report.passed, report.problems
+    assert report.finished and report.agree and report.honest_convicted == []

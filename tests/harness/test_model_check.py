@@ -69,6 +69,33 @@ def test_events_at_different_seats_commute_into_one_state() -> None:
     assert root.tables[0].chain.step == after_move.tables[0].chain.step - 1  # the root did not move
 
 
+def test_a_relayed_old_vote_deals_a_seat_out_only_until_it_holds_what_spends_it() -> None:
+    """Seat 0 and the cheater vote seat 1 silent at step 5; seat 1 moves, seat 0 signs on (its vote
+    at step 6 spends the old one).  The cheater relays both step-5 votes to seat 1 before seat 0's
+    later vote: seat 1 holds a majority's decision, unspent by anything it holds, consents and is out
+    for that while — judged by what it holds, that is the rule (SPEC §6.5).  The later vote, once it
+    arrives, spends the old one for good: seat 1 is back, with seat 0's state, and its return binds
+    it to nothing after a restart from its journal either."""
+    root = mc.start("durak", mc.shape_for("durak", 3), 1, {})
+    room = mc.clone(root)
+    for event in ["t", "m1.0", "D0.1", "t"]:
+        assert mc.apply(room, event)
+    out_for_a_while = False
+    while (link := [e for e in mc.events(room, mc.Bounds()) if e.startswith("d1.2.")]) != []:
+        assert mc.apply(room, link[0])  # the invariants hold after every frame
+        out_for_a_while |= 1 in room.tables[1].seats_out
+    assert out_for_a_while and 1 in room.worded  # the relayed votes dealt it out; it consented
+    assert 1 not in room.tables[1].seats_out
+    for event in ["D1.0", "D0.1", "r1.0", "t"]:
+        mc.apply(room, event)
+        assert 1 not in room.tables[1].seats_out
+    while between := [e for e in mc.events(room, mc.Bounds()) if e.startswith(("d0.1.", "d1.0."))]:
+        assert mc.apply(room, between[0])
+        assert 1 not in room.tables[1].seats_out
+    assert room.tables[1].digest() == room.tables[0].digest()
+    assert mc.replay(root, ["t", "m1.0", "D0.1", "t", "D1.2"]) == (None, None)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

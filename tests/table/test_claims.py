@@ -183,6 +183,69 @@ def test_of_two_decisions_the_first_in_change_order_is_taken_and_the_others_told
     assert taken is None and told == (lone, majority)
 
 
+FOUR = 4
+
+
+def _words(*pairs: tuple[int, tuple[int, ...]]) -> list[Decision]:
+    return [_decision(silent, (signer,), False) for signer, silent in pairs]
+
+
+@pytest.mark.parametrize(
+    ("words", "playing", "half"),
+    [
+        (_words((0, (2, 3)), (1, (2, 3))), FOUR, [((2, 3), (0, 1))]),  # half the table, one word
+        (_words((0, (2, 3))), FOUR, []),  # a quarter: a lone word, whoever signed it
+        (_words((0, (2, 3)), (1, (1, 2, 3))), FOUR, []),  # two words, not one
+        (_words((0, (1, 2))), 3, []),  # one of three
+        (_words((0, (1, 2)), (3, (1, 2))), FOUR, [((1, 2), (0, 3))]),
+        (_words((0, (3, 4, 5)), (1, (3, 4, 5)), (2, (3, 4, 5))), 6, [((3, 4, 5), (0, 1, 2))]),
+    ],
+)
+def test_half_the_tables_word(words: list[Decision], playing: int,
+                              half: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None:
+    found = claims.half_words(words, playing)
+    assert [(d.silent, d.signers) for d in found] == half
+    assert all(d.half and not d.majority and claims.change_of(d).kind == UNCONFIRMED for d in found)
+
+
+HALF_ABOUT_23 = claims.half_words(_words((0, (2, 3)), (1, (2, 3))), FOUR)[0]
+
+
+@pytest.mark.parametrize(
+    ("decision", "me", "consents", "bound"),
+    [
+        (HALF_ABOUT_23, 3, [], False),  # half the table's word names seat 3: not without its consent
+        (HALF_ABOUT_23, 3, [(10, HEAD)], True),  # half and its consent: more than half
+        (HALF_ABOUT_23, 3, [(9, HEAD)], False),  # consent to another decision
+        (HALF_ABOUT_23, 0, [], True),  # its signers' own word
+        (_words((0, (2, 3)))[0], 3, [(10, HEAD)], False),  # a quarter's word, consent or not
+    ],
+)
+def test_half_the_tables_word_binds_a_voice_it_names_once_it_consents(
+    decision: Decision, me: int, consents: list[tuple[int, bytes]], bound: bool
+) -> None:
+    assert claims.binds(decision, me, consents) is bound
+    if bound:
+        assert claims.binds_only_by_majority([decision], me, FOUR)
+        assert claims.present_seat_dealt_out_only_by_majority([decision], [2, 3], me)
+
+
+@pytest.mark.parametrize(
+    ("word", "waits_for", "consents"),
+    [
+        (HALF_ABOUT_23, (2,), True),  # restoring, waiting for a voice the word deals out
+        (HALF_ABOUT_23, (0, 2), True),
+        (HALF_ABOUT_23, (), False),  # not restoring: its half may play on, it is not bound
+        (HALF_ABOUT_23, (0,), False),  # waiting for a signer, who will answer
+        (_words((0, (2, 3)))[0], (2,), False),  # a quarter's word: no consent can make it more
+    ],
+)
+def test_a_restoring_seat_consents_to_half_the_tables_word_when_it_waits_for_a_voice_it_deals_out(
+    word: Decision, waits_for: tuple[int, ...], consents: bool
+) -> None:
+    assert policy.consents_to_word(word, waits_for) is consents
+
+
 @pytest.mark.parametrize(
     ("pending", "consents", "behind"),
     [
@@ -226,6 +289,8 @@ def test_the_invariants_as_predicates() -> None:
     assert claims.binds_only_by_majority([MAJORITY_ABOUT_2, OWN_WORD_OF_0], 0, 5)
     assert not claims.binds_only_by_majority([LONE_ABOUT_012], 2, 5)
     assert not claims.binds_only_by_majority([MAJORITY_ABOUT_2], 4, 6)  # three of six is no majority
+    # ... not even on a replica of one of the three: a decision called a majority's is judged as one
+    assert not claims.binds_only_by_majority([MAJORITY_ABOUT_2], 0, 6)
     assert claims.present_seat_dealt_out_only_by_majority([MAJORITY_ABOUT_2], [2], 0)
     assert claims.present_seat_dealt_out_only_by_majority([OWN_WORD_OF_0], [1], 0)
     assert not claims.present_seat_dealt_out_only_by_majority([LONE_ABOUT_012], [1], 1)
