@@ -56,6 +56,9 @@ class Case:
     close the connection (WIRE.md §3)."""
     genesis_edit: str | None = None
     """For a genesis the program must refuse: which rule the harness breaks (``_GENESIS_EDITS``)."""
+    probe: str | None = None
+    """For a case played move by move (``conformance_probes``): the probe that stops the game at the
+    moment the case is about."""
     seeds: tuple[int, ...] = SEEDS
 
     def describe(self) -> dict[str, Any]:
@@ -75,6 +78,7 @@ class Case:
             "probe_illegal": self.probe_illegal,
             "refusal": self.refusal,
             "genesis_edit": self.genesis_edit,
+            "probe": self.probe,
         }
 
 
@@ -143,6 +147,9 @@ CASES: tuple[Case, ...] = (
     Case("3.2.2", "another seat is killed and started again from its journal",
          "answer its catch-up request and finish in agreement", faults="crash", crash_seat=1,
          options=(("series_hands", 3),), dealer="seeded"),
+    Case("3.2.3", "the program moves, is killed, and is restored from a copy of its journal taken before "
+         "that move", "sign nothing new until every other seat has answered its catch-up request (SPEC §9.6, "
+         "§12): never a second move for a step it already spoke at", dealer="seeded", probe="old-journal"),
     Case("3.3.1", "another seat leaves for good",
          "vote the silent seat out with the majority and play on without it", faults="leave",
          options=(("series_hands", 3),), dealer="seeded"),
@@ -204,6 +211,22 @@ CASES: tuple[Case, ...] = (
          "keep the votes but take no decision from two of four (half is no majority, SPEC §6.5), name "
          "nobody, and finish", game="spades", peers=4, under=(3,),
          byzantine=((1, "frame-majority"), (2, "frame-majority")), dealer="seeded"),
+    # Frames that break one rule, each at the moment seat 1 has signed its move and the program has
+    # not seen it yet (played move by move: conformance_probes); then the real move comes.
+    Case("5.4.1", "seat 1's move in a msgpack encoding that is not the canonical one",
+         "refuse it as 'malformed' (WIRE.md §2) without journaling it, then take the move itself",
+         dealer="seeded", probe="non-canonical"),
+    Case("5.4.2", "seat 2 signs a move for the step that awaits seat 1",
+         "refuse it as 'not awaited' (SPEC §9.2) without journaling it, then take seat 1's move",
+         dealer="seeded", probe="not-awaited"),
+    Case("5.4.3", "seat 1's move bound to a head that is not the log's",
+         "never take it (SPEC §9.2 'wrong head': hold it or refuse it), then take the move itself",
+         dealer="seeded", probe="wrong-head"),
+    Case("5.4.4", "a frame of length 0", "close the connection (WIRE.md §3), and read the next bytes "
+         "from that seat as a new one", dealer="seeded", probe="zero-length"),
+    Case("5.4.5", "a whole frame and a bad length in the same bytes",
+         "take the whole frame, then close the connection (WIRE.md §3)", dealer="seeded",
+         probe="whole-then-bad"),
     # 6 Accidents of other seats: nobody may be named.
     Case("6.1.1", "another seat restarts from an old copy of its journal",
          "name nobody and finish in agreement", game="spades", peers=4, byzantine=((2, "rollback"),)),
@@ -271,6 +294,8 @@ def run_case(case: Case, command: str, seed: int | None = None) -> CaseResult:
     try:
         if case.genesis_edit is not None:
             result = _run_genesis_case(case, command)
+        elif case.probe is not None:
+            result = _run_probe_case(case, command)
         else:
             result = _run_game_case(case, command, case.seeds if seed is None else (seed,))
     except PeerFailed as exc:
@@ -517,6 +542,15 @@ def _run_genesis_case(case: Case, command: str) -> CaseResult:
     if sent:
         return CaseResult(case, False, f"the program refused ({why}) but sent {sent} messages")
     return CaseResult(case, True, f"refused: {why}")
+
+
+def _run_probe_case(case: Case, command: str) -> CaseResult:
+    from p2pcards.harness.conformance_probes import run_probe
+
+    problems = run_probe(case.probe or "", command)
+    if problems:
+        return CaseResult(case, False, "; ".join(problems), 1, problems=problems)
+    return CaseResult(case, True, "as SPEC says", 1)
 
 
 def _weak_key(v: dict[str, Any]) -> dict[str, Any]:

@@ -537,8 +537,8 @@ def order_for(mutant: Mutant, cases: list[Any]) -> list[Any]:
     return first + [c for c in cases if c.id not in mutant.likely]
 
 
-def run_one(mutant: Mutant, cases: list[Any]) -> MutantResult:
-    """One mutant against ``cases`` in order, until one catches it."""
+def run_one(mutant: Mutant, cases: list[Any], going_on: Callable[[], bool] = lambda: True) -> MutantResult:
+    """One mutant against ``cases`` in order, until one catches it (or ``going_on`` says to stop)."""
     import time
 
     from p2pcards.harness.conformance import run_case
@@ -546,6 +546,8 @@ def run_one(mutant: Mutant, cases: list[Any]) -> MutantResult:
     started = time.perf_counter()
     result = MutantResult(mutant, None)
     for case in order_for(mutant, cases):
+        if not going_on():
+            break
         result.cases.append(case.id)
         outcome = run_case(case, command(mutant))
         if not outcome.passed:
@@ -559,10 +561,15 @@ def run_one(mutant: Mutant, cases: list[Any]) -> MutantResult:
 def _run_by_name(name: str, case_ids: list[str]) -> tuple[str | None, str, list[str], float]:
     """``run_one`` in a worker process: by names in, plain values out (a mutant's proof is a local
     function, which does not travel between processes)."""
+    import os
+
     from p2pcards.harness.conformance import CASES
 
     by_id = {c.id: c for c in CASES}
-    r = run_one(next(m for m in MUTANTS if m.name == name), [by_id[i] for i in case_ids])
+    parent = os.getppid()
+    # A worker whose run was ended (its parent gone) stops at the next case instead of playing on.
+    r = run_one(next(m for m in MUTANTS if m.name == name), [by_id[i] for i in case_ids],
+                lambda: os.getppid() == parent)
     return r.caught_by, r.detail, r.cases, r.seconds
 
 

@@ -48,6 +48,25 @@ def test_the_cases_a_flaw_is_about_are_tried_first():
     assert [c.id for c in order][:2] == ["5.1.4", "1.1.1"]
 
 
+CAUGHT = [
+    ("non-canonical-accepted", "5.4.1", "in a non-canonical msgpack encoding must be refused as 'malformed'"),
+    ("out-of-turn-taken", "5.4.2", "the program failed"),
+    ("zero-length-frame", "5.4.4", "a frame of length 0 breaks WIRE.md §3"),
+    ("frames-before-close-dropped", "5.4.5", "whole frame before a bad length in the same bytes must be"),
+    ("no-catchup-wait", "3.2.3", "two moves for one step (an equivocation of its own)"),
+]
+
+
+@pytest.mark.parametrize(("name", "case_id", "said"), CAUGHT, ids=[c[0] for c in CAUGHT])
+def test_a_case_played_move_by_move_catches_the_flaw_it_is_about(name, case_id, said):
+    from p2pcards.harness.conformance import run_case
+
+    (mutant,) = [m for m in cm.MUTANTS if m.name == name]
+    (case,) = select(CASES, [case_id])
+    result = run_case(case, cm.command(mutant))
+    assert not result.passed and said in result.detail, result.detail
+
+
 def test_a_mutant_is_our_peer_with_one_flaw():
     done = subprocess.run([sys.executable, "-m", "p2pcards.harness.conformance_mutants", "no-such"],
                           capture_output=True, text=True, timeout=60)

@@ -1,0 +1,435 @@
+"""Conformance cases played move by move: the program in one seat, our replicas in the others, every
+message delivered at once and in order — and, at one chosen moment, a crafted frame, or a restart from
+an old copy of the program's journal (HARNESS.md §5, groups 3.2.3 and 5.4).
+
+The simulated network of ``run`` plays whole games; a probe stops a game where it wants to: seat 1
+has signed its move and the program has not seen it yet, or the program has moved since a copy of its
+journal was taken.  What the program must do there is one of SPEC's promises, judged by what the
+harness sees (a ``rejected`` naming the reason, a ``close``, what it journals and sends), never by what
+it says of itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2pcards.games import ActionError
+from p2pcards.harness.pipe_table import PipeTable
+from p2pcards.harness.run import _identity_seeds
+from p2pcards.table import outputs as out
+from p2pcards.table.genesis import Genesis, make_genesis
+from p2pcards.table.replica import Table
+from p2pcards.wire import (
+    Envelope,
+    SignedMessage,
+    WireError,
+    encode_frame,
+    key_from_seed,
+    public_bytes,
+    sign,
+)
+
+MAX_DELIVERIES = 20_000
+"""A bound on one settling of the table (a program that answers every message with new ones)."""
+
+
+def _source(seat: int, seed: int) -> Callable[[int], bytes]:
+    count = [0]
+
+    def draw(n: int) -> bytes:  # reproducible secrets for our replicas: a probe replays exactly
+        count[0] += 1
+        return hashlib.shake_256(f"probe/{seed}/{seat}/{count[0]}".encode()).digest(n)
+
+    return draw
+
+
+@dataclass
+class Lockstep:
+    """A table of our replicas with the program in seat ``under``: every ``send`` is delivered at once,
+    in the order it was made, to every seat it names."""
+
+    game: str
+    peers: int
+    command: str
+    under: int = 0
+    seed: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
+    genesis: Genesis = field(init=False)
+    keys: list[Any] = field(init=False)
+    tables: dict[int, Table | PipeTable] = field(init=False)
+    journal: list[bytes] = field(init=False, default_factory=list)
+    """What the program told the harness to persist, in order."""
+    secrets: dict[str, bytes] = field(init=False, default_factory=dict)
+    seen: list[out.Output] = field(init=False, default_factory=list)
+    """Everything the program answered, in order."""
+    turns: dict[int, list[str]] = field(init=False, default_factory=dict)
+    """Per seat, the legal moves of its last ``your_turn`` (sorted), while it has not moved."""
+    moves: dict[int, list[tuple[int, str]]] = field(init=False, default_factory=dict)
+    """Per seat, (step, text) of every move it made."""
+    runs: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        seeds = _identity_seeds(self.peers, self.seed)
+        self._seeds = seeds
+        self.keys = [key_from_seed(s) for s in seeds]
+        self.genesis = make_genesis(
+            self.game, [(f"seat {i}", public_bytes(k)) for i, k in enumerate(self.keys)],
+            options=self.options, dealer="seeded", seed=self.seed, nonce=b"probe", timeout_ms=10_000,
+        )
+        self.tables = {}
+        for seat in range(self.peers):
+            if seat != self.under:
+                key = self.keys[seat]
+                self.tables[seat] = Table(self.genesis, seat, key, source=_source(seat, self.seed))
+        self._queue: deque[tuple[int, int, bytes]] = deque()
+        self.withheld: set[int] = set()
+        """Seats whose messages the program does not get, from them or relayed (until ``release``)."""
+        self._held: list[tuple[int, bytes]] = []
+
+    # ------------------------------------------------------------------ running
+
+    def start(self, journal: list[bytes] | None = None) -> list[out.Output]:
+        """Start (or, with a journal, restart) the program, and our replicas the first time."""
+        self.runs += 1
+        old = self.tables.get(self.under)
+        if isinstance(old, PipeTable):
+            old.kill()
+        program = PipeTable(
+            self.genesis, self.under, self.command, identity_seed=self._seeds[self.under],
+            entropy=hashlib.sha256(f"probe/{self.seed}/entropy/{self.runs}".encode()).digest(),
+            secrets=dict(self.secrets),
+        )
+        self.tables[self.under] = program
+        outputs = program.restore(journal) if journal else program.start()
+        self._take(self.under, outputs)
+        if self.runs == 1:
+            for seat in sorted(self.tables):
+                if seat != self.under:
+                    self._take(seat, self.tables[seat].start())
+        return outputs
+
+    @property
+    def program(self) -> PipeTable:
+        table = self.tables[self.under]
+        assert isinstance(table, PipeTable)
+        return table
+
+    def close(self) -> None:
+        table = self.tables.get(self.under)
+        if isinstance(table, PipeTable):
+            table.close()
+
+    def _take(self, seat: int, outputs: list[out.Output]) -> None:
+        table = self.tables[seat]
+        for o in outputs:
+            if isinstance(o, out.Send):
+                for to in ([o.to] if o.to is not None else range(self.peers)):
+                    if to != seat:
+                        self._queue.append((seat, to, o.payload))
+            elif isinstance(o, out.YourTurn):
+                if isinstance(table, PipeTable):
+                    legal = list(table.turn.legal) if table.turn is not None else []
+                else:
+                    legal = [table.rules.action_text(a) for a in o.view.legal_actions]
+                self.turns[seat] = sorted(legal)
+            if seat == self.under:
+                self.seen.append(o)
+                if isinstance(o, out.Persist):
+                    self.journal.append(o.payload)
+                elif isinstance(o, out.KeepSecret):
+                    self.secrets[o.label] = o.secret
+
+    def settle(self) -> None:
+        """Deliver everything sent, and what that makes the seats send, until nothing is left."""
+        for _ in range(MAX_DELIVERIES):
+            if not self._queue:
+                return
+            src, to, payload = self._queue.popleft()
+            if to == self.under and self.withheld and _author(payload) in self.withheld:
+                self._held.append((src, payload))
+                continue
+            self._deliver(src, to, payload)
+
+    def release(self) -> None:
+        self.withheld.clear()
+        held, self._held = self._held, []
+        for src, payload in held:
+            self._deliver(src, self.under, payload)
+        self.settle()
+
+    def _deliver(self, src: int, to: int, payload: bytes) -> None:
+        table = self.tables[to]
+        if isinstance(table, PipeTable):
+            self._take(to, table.receive_frame(src, encode_frame(payload)))
+        else:
+            self._take(to, table.receive(src, payload))
+
+    def inject(self, src: int, data: bytes) -> list[out.Output]:
+        """Bytes on the program's connection from ``src``; its answer."""
+        before = len(self.seen)
+        self._take(self.under, self.program.receive_frame(src, data))
+        return self.seen[before:]
+
+    def move(self, seat: int, text: str | None = None) -> bool:
+        """``seat`` makes a move (``text``, or the first of its legal moves); False if it has no turn or
+        the move is refused."""
+        legal = self.turns.pop(seat, None)
+        if not legal:
+            return False
+        choice = legal[0] if text is None else text
+        try:
+            outputs = self.tables[seat].local_action(choice)
+        except ActionError:
+            return False
+        step = self.step(seat)
+        self._take(seat, outputs)
+        self.moves.setdefault(seat, []).append((step, choice))
+        return True
+
+    def step(self, seat: int) -> int:
+        return self.tables[seat].chain.step
+
+    def sign_as(self, seat: int, *, step: int, prev: bytes, kind: str, body: Any) -> bytes:
+        env = Envelope(game_id=self.genesis.game_id, step=step, seat=seat, prev=prev, kind=kind, body=body)
+        return sign(env, self.keys[seat]).data
+
+    def play_until(self, done: Callable[[], bool], limit: int = 400) -> bool:
+        """Every seat with a turn moves (the first of its legal moves) until ``done``."""
+        self.settle()
+        for _ in range(limit):
+            if done():
+                return True
+            seats = [s for s in sorted(self.turns) if self.turns[s]]
+            if not seats:
+                return done()
+            for seat in seats:
+                self.move(seat)
+                self.settle()
+                if done():
+                    return True
+        return done()
+
+
+class _quiet:
+    """Skip what does not parse (a probe reads its own journal only to find messages)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> bool:
+        return isinstance(exc, WireError | ValueError | TypeError)
+
+
+# --------------------------------------------------------------------------- the probes
+
+
+def _journaled(ls: Lockstep, payload: bytes) -> bool:
+    return payload in ls.journal
+
+
+def _refused(answer: list[out.Output], peer: int, reason: str) -> bool:
+    return any(isinstance(o, out.Rejected) and o.peer == peer and o.reason == reason for o in answer)
+
+
+def _closed(answer: list[out.Output], peer: int) -> bool:
+    """A ``close`` of ``peer``'s connection (the pipe reads it as a rejection for ``closed``)."""
+    return _refused(answer, peer, "closed")
+
+
+def _said(answer: list[out.Output]) -> str:
+    shown = []
+    for o in answer:
+        if isinstance(o, out.Rejected):
+            what = "close" if o.reason == "closed" else "rejected"
+            shown.append(f"{what} ({o.peer}: {o.reason})")
+        else:
+            shown.append(type(o).__name__.lower())
+    return ", ".join(shown) or "nothing"
+
+
+def _seat_one_moves(ls: Lockstep) -> bytes | None:
+    """Play until seat 1 (ours) has a turn, then make its move without the program seeing it: the
+    move's payload, which the program's replica must take when it comes whole and well formed."""
+    if not ls.play_until(lambda: bool(ls.turns.get(1))):
+        return None
+    ls.withheld.add(1)
+    before = {p for p in ls._held}
+    ls.move(1)
+    ls.settle()
+    for src, payload in ls._held:
+        if (src, payload) in before:
+            continue
+        with _quiet():
+            m = SignedMessage.from_bytes(payload)
+            if m.seat == 1 and m.kind == "action":
+                return payload
+    return None
+
+
+@dataclass(frozen=True)
+class Probe:
+    run: Callable[[Lockstep], list[str]]
+    game: str = "durak"
+    peers: int = 3
+
+
+def _then_the_real_move(ls: Lockstep, move: bytes, problems: list[str]) -> list[str]:
+    """After the crafted frames, seat 1's real move comes, on a new connection: the program takes it."""
+    ls.release()
+    if not problems and not _journaled(ls, move):
+        problems.append("the program never journaled seat 1's real move when it came after the probe")
+    return problems
+
+
+def _non_canonical(ls: Lockstep) -> list[str]:
+    move = _seat_one_moves(ls)
+    if move is None:
+        return ["seat 1 never had a move to make (the probe could not be set up)"]
+    # The same signed message, its outer array written with a 16-bit length: msgpack, not canonical.
+    bent = b"\xdc\x00\x02" + move[1:]
+    answer = ls.inject(1, encode_frame(bent))
+    problems = []
+    if _journaled(ls, bent) or not _refused(answer, 1, "malformed"):
+        problems.append(f"seat 1's move in a non-canonical msgpack encoding must be refused as 'malformed' "
+                        f"(WIRE.md §2) and never journaled; the program answered: {_said(answer)}")
+    return _then_the_real_move(ls, move, problems)
+
+
+def _not_awaited(ls: Lockstep) -> list[str]:
+    move = _seat_one_moves(ls)
+    if move is None:
+        return ["seat 1 never had a move to make (the probe could not be set up)"]
+    m = SignedMessage.from_bytes(move)
+    # Seat 2 signs the same move for the step that awaits seat 1 alone.
+    stray = ls.sign_as(2, step=m.step, prev=m.prev, kind=m.kind, body=m.body)
+    answer = ls.inject(2, encode_frame(stray))
+    problems = []
+    if _journaled(ls, stray) or not _refused(answer, 2, "not awaited"):
+        problems.append(f"a move from seat 2 at a step that awaits seat 1 must be refused as 'not awaited' "
+                        f"(SPEC §9.2) and never journaled; the program answered: {_said(answer)}")
+    return _then_the_real_move(ls, move, problems)
+
+
+def _wrong_head(ls: Lockstep) -> list[str]:
+    move = _seat_one_moves(ls)
+    if move is None:
+        return ["seat 1 never had a move to make (the probe could not be set up)"]
+    m = SignedMessage.from_bytes(move)
+    other = ls.sign_as(1, step=m.step, prev=bytes(32), kind=m.kind, body=m.body)
+    answer = ls.inject(1, encode_frame(other))
+    problems = []
+    if _journaled(ls, other):
+        problems.append(f"seat 1's move bound to a head that is not the log's must never be taken (SPEC §9.2 "
+                        f"'wrong head'); the program journaled it and answered: {_said(answer)}")
+    return _then_the_real_move(ls, move, problems)
+
+
+def _zero_length(ls: Lockstep) -> list[str]:
+    move = _seat_one_moves(ls)
+    if move is None:
+        return ["seat 1 never had a move to make (the probe could not be set up)"]
+    answer = ls.inject(1, b"\0\0\0\0")
+    problems = []
+    if not _closed(answer, 1):
+        problems.append(f"a frame of length 0 breaks WIRE.md §3: the program must close seat 1's connection; "
+                        f"it answered: {_said(answer)}")
+    return _then_the_real_move(ls, move, problems)
+
+
+def _whole_then_bad(ls: Lockstep) -> list[str]:
+    move = _seat_one_moves(ls)
+    if move is None:
+        return ["seat 1 never had a move to make (the probe could not be set up)"]
+    answer = ls.inject(1, encode_frame(move) + b"\0\0\0\0")
+    problems = []
+    if not _journaled(ls, move):
+        problems.append(f"seat 1's whole frame before a bad length in the same bytes must be read "
+                        f"(WIRE.md §3); the program answered: {_said(answer)}")
+    if not _closed(answer, 1):
+        problems.append(f"the bad length after it must close seat 1's connection; the program answered: "
+                        f"{_said(answer)}")
+    ls.release()
+    return problems
+
+
+def _restored_from_old_copy(ls: Lockstep) -> list[str]:
+    """The program moves, is killed, and comes back from the copy of its journal taken before that
+    move: it must sign nothing new until every other seat answered its catch-up (SPEC §9.6, §12)."""
+    me = ls.under
+    if not ls.play_until(lambda: len(ls.turns.get(me, [])) >= 2):
+        return ["the program never had a choice of two moves (the probe could not be set up)"]
+    old_journal = list(ls.journal)
+    step = ls.step(me)
+    made = ls.turns[me][0]
+    ls.move(me)
+    ls.settle()
+    ls.play_until(lambda: len(ls.moves.get(me, [])) >= 2)
+    signed_before = set(ls.journal)
+    ls.withheld = {s for s in range(ls.peers) if s != me}  # nothing reaches it until it is asked for
+    answer = ls.start(old_journal)
+    problems = []
+    fresh = [o for o in answer if isinstance(o, out.Send) and o.payload not in signed_before
+             and _author(o.payload) == me and _kind(o.payload) != "catchup_request"]
+    if fresh:
+        problems.append(f"restarted from an old copy of its journal, the program signed {len(fresh)} new "
+                        "message(s) before any other seat answered its catch-up (SPEC §9.6: it may have "
+                        "signed what the copy lacks)")
+    other = [t for t in ls.turns.get(me, []) if t != made]
+    # If it offers a move at once, the harness takes the other one, as a person who forgot would.
+    if ls.turns.get(me) and other and ls.step(me) == step and ls.move(me, other[0]):
+        sent = [o for o in ls.seen[-50:] if isinstance(o, out.Send) and o.payload not in signed_before
+                and _author(o.payload) == me and _kind(o.payload) == "action"]
+        if sent:
+            problems.append(f"restarted from an old copy of its journal, the program took the move "
+                            f"{other[0]!r} for step {step}, where it had signed {made!r}: two moves for one "
+                            "step (an equivocation of its own)")
+    ls.release()
+    ls.play_until(lambda: False, limit=60)
+    named = sorted({(f.seat, f.kind) for s, t in ls.tables.items() if s != me for f in t.verdicts
+                    if f.seat == me and f.kind != "return"})
+    if named:
+        problems.append(f"our replicas named the program's seat: {named}")
+    return problems
+
+
+def _author(payload: bytes) -> int | None:
+    with _quiet():
+        return SignedMessage.from_bytes(payload).seat
+    return None
+
+
+def _kind(payload: bytes) -> str:
+    with _quiet():
+        return SignedMessage.from_bytes(payload).kind
+    return ""
+
+
+PROBES: dict[str, Probe] = {
+    "non-canonical": Probe(_non_canonical),
+    "not-awaited": Probe(_not_awaited),
+    "wrong-head": Probe(_wrong_head),
+    "zero-length": Probe(_zero_length),
+    "whole-then-bad": Probe(_whole_then_bad),
+    "old-journal": Probe(_restored_from_old_copy),
+}
+
+
+def run_probe(name: str, command: str, seed: int = 1) -> list[str]:
+    """The problems the probe ``name`` found with the program (none: it passed)."""
+    probe = PROBES[name]
+    ls = Lockstep(probe.game, probe.peers, command, seed=seed)
+    try:
+        ls.start()
+        ls.settle()
+        problems = probe.run(ls)
+        failed = ls.program.failed
+        if failed:
+            problems.insert(0, f"the program failed: {failed}")
+        problems[:0] = [f"the program answered error: {e}" for e in ls.program.errors]
+        return problems
+    finally:
+        ls.close()
