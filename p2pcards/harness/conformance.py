@@ -56,6 +56,9 @@ class Case:
     close the connection (WIRE.md §3)."""
     genesis_edit: str | None = None
     """For a genesis the program must refuse: which rule the harness breaks (``_GENESIS_EDITS``)."""
+    seek: str | None = None
+    """A rare situation of the rules the case is about (``SITUATIONS``): a game in which our replicas
+    never met it shows nothing, and the case plays its next seed."""
     probe: str | None = None
     """For a case played move by move (``conformance_probes``): the probe that stops the game at the
     moment the case is about."""
@@ -79,6 +82,7 @@ class Case:
             "refusal": self.refusal,
             "genesis_edit": self.genesis_edit,
             "probe": self.probe,
+            "seek": self.seek,
         }
 
 
@@ -128,6 +132,11 @@ CASES: tuple[Case, ...] = (
     _honest("1.5.3", "Spades with blind nil (blind_nil=on): face-down deals, looks and blind nil bids",
             game="spades", peers=4, under=(0,), dealer="seeded",
             options=(("blind_nil", True), ("floor", -1000), ("target", 60)), seeds=(1, 3)),
+    # The rules' rare situations: seeds on which our replicas meet it (the first from 1 up, found once;
+    # a game that does not come to it shows nothing and the next seed is played).
+    _honest("1.6.1", "Spades: a team takes its tenth bag (S13: 100 off, the count starts again)",
+            game="spades", peers=4, under=(1,), dealer="seeded", options=(("floor", -1000), ("target", 60)),
+            seek="ten-bags", seeds=(19, 22, 23)),
     # 2 The program's own moves.
     Case("2.1.1", "an illegal move is demanded at every turn",
          "refuse each move the rules forbid without sending anything, and play the legal one",
@@ -497,9 +506,29 @@ def _refusal_problems(case: Case, report: GameReport) -> list[str]:
     return problems
 
 
+def _ten_bags(match: Any) -> bool:
+    return any(team.bag_penalty for result in getattr(match, "results", ()) for team in result.teams)
+
+
+def _azi_replay(match: Any) -> bool:
+    # Every hand dealt is numbered; only a hand whose pot was won counts as played (A14).
+    return int(getattr(match, "hand_number", 0)) > int(getattr(match, "hands_played", 0)) + int(
+        getattr(match, "voided", 0))
+
+
+SITUATIONS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "ten-bags": ("a team took its tenth bag (S13)", _ten_bags),
+    "azi-replay": ("a hand ended azi and was played again (A14)", _azi_replay),
+}
+
+
 def _unreached(case: Case, report: GameReport) -> str:
     if report.unreached:
         return "; ".join(report.unreached)
+    if case.seek is not None:
+        what, met = SITUATIONS[case.seek]
+        if not any(m is not None and met(m) for m in report.matches.values()):
+            return f"never came to the situation the case is about: {what}"
     crashed = case.crash_seat
     if crashed is not None and crashed in case.under and crashed not in report.restarted:
         return "the game ended before the program was killed"
@@ -669,6 +698,7 @@ def to_html(results: list[CaseResult], command: str) -> str:
 
 def _setup_line(c: Case) -> str:
     parts = [
+        *(["played move by move"] if c.probe else []),
         f"{c.game}, {c.peers} seats",
         f"program in seat {', '.join(map(str, c.under))}",
         f"{c.dealer} dealer",
