@@ -165,6 +165,9 @@ CASES: tuple[Case, ...] = (
     Case("3.3.2", "the program goes away, is voted out, comes back from its journal",
          "catch up, agree that the others went on without it, ask to be dealt in again, and finish in "
          "agreement", away_seat=0, options=(("series_hands", 8),), dealer="seeded"),
+    Case("3.3.3", "the program is cut off at its turn; the two other seats vote it out and play on",
+         "when it is back, say so (told, with majority), stay left behind and sign nothing for the game "
+         "until its person agrees (SPEC §6.5: consent names a decision)", dealer="seeded", probe="voted-out"),
     Case("3.4.1", "every fault at once", "finish in agreement, whatever the network does",
          game="spades", peers=4, faults="all"),
     # 4 Cheaters: the program must convict, as every honest replica does.
@@ -220,6 +223,12 @@ CASES: tuple[Case, ...] = (
          "keep the votes but take no decision from two of four (half is no majority, SPEC §6.5), name "
          "nobody, and finish", game="spades", peers=4, under=(3,),
          byzantine=((1, "frame-majority"), (2, "frame-majority")), dealer="seeded"),
+    Case("5.3.6", "two seats of four go silent for good once the cards are dealt",
+         "take no decision from the two votes left (half is no majority, SPEC §6.5) and end as our replica "
+         "does", game="durak", peers=4, dealer="seeded", probe="half-silent"),
+    Case("5.3.7", "a seat of four goes silent and signs an abandon naming two others, which reaches the "
+         "program alone", "let it bind its signer only (SPEC §6.2, §6.5) and play on with the seats it "
+         "names, as our replica does", game="durak", peers=4, dealer="seeded", probe="anothers-abandon"),
     # Frames that break one rule, each at the moment seat 1 has signed its move and the program has
     # not seen it yet (played move by move: conformance_probes); then the real move comes.
     Case("5.4.1", "seat 1's move in a msgpack encoding that is not the canonical one",

@@ -89,6 +89,12 @@ class Lockstep:
         self.withheld: set[int] = set()
         """Seats whose messages the program does not get, from them or relayed (until ``release``)."""
         self._held: list[tuple[int, bytes]] = []
+        self.gone: set[int] = set()
+        """Seats cut off for good: nothing reaches them, nothing of theirs reaches anyone, they never move."""
+        self.cut: set[int] = set()
+        """Seats cut off for a while: what they send, and what is sent to them, waits for ``reconnect``."""
+        self._cut_held: list[tuple[int, int, bytes]] = []
+        self.now = 0
 
     # ------------------------------------------------------------------ running
 
@@ -149,6 +155,11 @@ class Lockstep:
             if not self._queue:
                 return
             src, to, payload = self._queue.popleft()
+            if src in self.gone or to in self.gone:
+                continue
+            if src in self.cut or to in self.cut:
+                self._cut_held.append((src, to, payload))
+                continue
             if to == self.under and self.withheld and _author(payload) in self.withheld:
                 self._held.append((src, payload))
                 continue
@@ -160,6 +171,26 @@ class Lockstep:
         for src, payload in held:
             self._deliver(src, self.under, payload)
         self.settle()
+
+    def reconnect(self) -> None:
+        """The seats cut off are back: what waited for them is delivered, in order."""
+        self.cut.clear()
+        self._queue.extendleft(reversed(self._cut_held))
+        self._cut_held = []
+        self.settle()
+
+    def run_for(self, ms: int) -> None:
+        """The clock runs ``ms`` on, ticking every seat every 250 ms; seats with a turn move."""
+        end = self.now + ms
+        while self.now < end:
+            self.now += 250
+            for seat in sorted(self.tables):
+                if seat not in self.gone:
+                    self._take(seat, self.tables[seat].tick(self.now))
+            self.settle()
+            for seat in [s for s in sorted(self.turns) if self.turns[s] and s not in self.gone]:
+                self.move(seat)
+                self.settle()
 
     def _deliver(self, src: int, to: int, payload: bytes) -> None:
         table = self.tables[to]
@@ -203,7 +234,7 @@ class Lockstep:
         for _ in range(limit):
             if done():
                 return True
-            seats = [s for s in sorted(self.turns) if self.turns[s]]
+            seats = [s for s in sorted(self.turns) if self.turns[s] and s not in self.gone]
             if not seats:
                 return done()
             for seat in seats:
@@ -396,6 +427,96 @@ def _restored_from_old_copy(ls: Lockstep) -> list[str]:
     return problems
 
 
+def _ends(ls: Lockstep, ours: int) -> list[str]:
+    """How the program's replica ended against our replica in seat ``ours`` at the same table: over or
+    not, by its own word or not, the seats out of the hand, every verdict, and the digest."""
+    me = ls.under
+    program, table = ls.program, ls.tables[ours]
+    problems = []
+    if program.failed:
+        return []  # said first, by run_probe
+    mine = (program.over, program.abandoned, sorted(program.seats_out))
+    theirs = (table.over, table.abandoned, sorted(table.seats_out))
+    if mine != theirs:
+        problems.append(f"the program ended (over, by its own word, seats out) {mine}; our replica in seat "
+                        f"{ours} {theirs}")
+    named = {(f.seat, f.kind) for f in program.verdicts if f.kind != "return"}
+    want = {(f.seat, f.kind) for f in table.verdicts if f.kind != "return"}
+    if named != want:
+        problems.append(f"the program named {sorted(named)}; our replica in seat {ours} {sorted(want)}")
+    named_me = sorted({(s, f.kind) for s, t in ls.tables.items() if s not in (me, *ls.gone)
+                       for f in t.verdicts if f.seat == me and f.kind != "return"})
+    if named_me:
+        problems.append(f"our replicas named the program's seat: {named_me}")
+    if not problems and not table.abandoned and program.digest() != table.digest():
+        problems.append(f"the program's table digest is not our replica's in seat {ours}")
+    return problems
+
+
+def _half_silent(ls: Lockstep) -> list[str]:
+    """Two seats of four go silent for good once the cards are dealt: the two left are half of the
+    voices, no majority (SPEC §6.5): no vote of theirs decides, and each ends the match by its own word."""
+    if not ls.play_until(lambda: any(ls.turns.get(s) for s in (2, 3))):
+        return ["seats 2 and 3 never had a turn (the probe could not be set up)"]
+    ls.gone = {2, 3}
+    ls.run_for(90_000)
+    return _ends(ls, 1)
+
+
+def _voted_out_while_cut_off(ls: Lockstep) -> list[str]:
+    """The program is cut off for a while at its turn: the two other seats of three (a majority) vote it
+    silent and play on. When it is back, it must say so (``told``), be left behind, and sign nothing for
+    the game before its person agrees (SPEC §6.5: consent names a decision)."""
+    me = ls.under
+    if not ls.play_until(lambda: bool(ls.turns.get(me))):
+        return ["the program never had a turn (the probe could not be set up)"]
+    ls.turns.pop(me, None)
+    ls.cut = {me}
+    ls.run_for(30_000)
+    decided = [s for s in (1, 2) if me in ls.tables[s].seats_out]
+    if not decided:
+        return ["our replicas never voted the program out (the probe could not be set up)"]
+    ls.turns.pop(me, None)
+    signed = set(ls.journal)
+    before = len(ls.seen)
+    ls.reconnect()
+    ls.turns.pop(me, None)  # the harness does not move for it now
+    ls.run_for(5_000)
+    ls.turns.pop(me, None)
+    answer = ls.seen[before:]
+    problems = []
+    if not any(isinstance(o, out.VotesContradicted) and o.majority and me in o.named for o in answer):
+        problems.append(f"back after the others voted it out, the program never said so (told, with "
+                        f"majority); it answered: {_said(answer[:30])}")
+    if not ls.program.left_behind:
+        problems.append("back after the others voted it out, the program's status is not left_behind: it "
+                        "took a decision naming its own voice without its person's consent (SPEC §6.5)")
+    fresh = [o for o in answer if isinstance(o, out.Send) and o.payload not in signed
+             and _author(o.payload) == me and _kind(o.payload) in ("action", "void_vote", "abandon", "seal")]
+    if fresh:
+        problems.append(f"back after the others voted it out, the program signed {_kind(fresh[0].payload)} "
+                        "messages before its person agreed to the decision")
+    return problems
+
+
+def _anothers_abandon(ls: Lockstep) -> list[str]:
+    """Seat 3 of four goes silent once the cards are dealt, and signs an abandon naming seats 1 and 2,
+    which reaches the program alone: a minority's word binds its signer only (SPEC §6.2, §6.5). The
+    program plays on with seats 1 and 2 as our replicas do."""
+    if not ls.play_until(lambda: any(ls.turns.get(s) for s in (1, 2))):
+        return ["seats 1 and 2 never had a turn (the probe could not be set up)"]
+    ls.gone = {3}
+    ls.withheld = {1, 2}  # the program holds the step open while the abandon comes
+    ls.settle()
+    program = ls.program
+    word = ls.sign_as(3, step=program.chain.step, prev=program.chain.head, kind="abandon",
+                      body={"silent": [1, 2]})
+    ls.inject(3, encode_frame(word))
+    ls.release()
+    ls.run_for(60_000)
+    return _ends(ls, 1)
+
+
 def _author(payload: bytes) -> int | None:
     with _quiet():
         return SignedMessage.from_bytes(payload).seat
@@ -415,6 +536,9 @@ PROBES: dict[str, Probe] = {
     "zero-length": Probe(_zero_length),
     "whole-then-bad": Probe(_whole_then_bad),
     "old-journal": Probe(_restored_from_old_copy),
+    "half-silent": Probe(_half_silent, peers=4),
+    "voted-out": Probe(_voted_out_while_cut_off),
+    "anothers-abandon": Probe(_anothers_abandon, peers=4),
 }
 
 

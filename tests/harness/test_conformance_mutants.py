@@ -54,6 +54,9 @@ CAUGHT = [
     ("zero-length-frame", "5.4.4", "a frame of length 0 breaks WIRE.md §3"),
     ("frames-before-close-dropped", "5.4.5", "whole frame before a bad length in the same bytes must be"),
     ("no-catchup-wait", "3.2.3", "two moves for one step (an equivocation of its own)"),
+    ("taken-without-consent", "3.3.3", "the program never said so (told, with majority)"),
+    ("half-is-majority", "5.3.6", "our replicas named the program's seat"),
+    ("others-abandon-binds", "5.3.7", "the program ended (over, by its own word, seats out)"),
 ]
 
 
