@@ -229,6 +229,9 @@ CASES: tuple[Case, ...] = (
     Case("5.3.7", "a seat of four goes silent and signs an abandon naming two others, which reaches the "
          "program alone", "let it bind its signer only (SPEC §6.2, §6.5) and play on with the seats it "
          "names, as our replica does", game="durak", peers=4, dealer="seeded", probe="anothers-abandon"),
+    Case("5.3.8", "seat 3 is a computer run by seat 2's machine, which goes silent for good",
+         "count the votes by voice, not by key: the two voices left of three are a majority, and go on "
+         "without seats 2 and 3 (SPEC §6.5)", game="durak", peers=4, dealer="seeded", probe="machine-silent"),
     # Frames that break one rule, each at the moment seat 1 has signed its move and the program has
     # not seen it yet (played move by move: conformance_probes); then the real move comes.
     Case("5.4.1", "seat 1's move in a msgpack encoding that is not the canonical one",

@@ -58,6 +58,8 @@ class Lockstep:
     under: int = 0
     seed: int = 1
     options: dict[str, Any] = field(default_factory=dict)
+    computers: tuple[tuple[int, int], ...] = ()
+    """(seat, runner) of the seats a computer plays, the genesis' ``computers``."""
     genesis: Genesis = field(init=False)
     keys: list[Any] = field(init=False)
     tables: dict[int, Table | PipeTable] = field(init=False)
@@ -79,6 +81,7 @@ class Lockstep:
         self.genesis = make_genesis(
             self.game, [(f"seat {i}", public_bytes(k)) for i, k in enumerate(self.keys)],
             options=self.options, dealer="seeded", seed=self.seed, nonce=b"probe", timeout_ms=10_000,
+            computers=self.computers,
         )
         self.tables = {}
         for seat in range(self.peers):
@@ -306,6 +309,7 @@ class Probe:
     run: Callable[[Lockstep], list[str]]
     game: str = "durak"
     peers: int = 3
+    computers: tuple[tuple[int, int], ...] = ()
 
 
 def _then_the_real_move(ls: Lockstep, move: bytes, problems: list[str]) -> list[str]:
@@ -463,6 +467,17 @@ def _half_silent(ls: Lockstep) -> list[str]:
     return _ends(ls, 1)
 
 
+def _machine_silent(ls: Lockstep) -> list[str]:
+    """Seat 3 is a computer that seat 2's machine runs: three voices, four keys. Once the cards are dealt
+    seat 2's machine goes silent for good, both its seats with it: the two voices left are a majority of
+    the three (SPEC §6.5: votes are counted by voice, never by key), and they go on without it."""
+    if not ls.play_until(lambda: any(ls.turns.get(s) for s in (2, 3))):
+        return ["seats 2 and 3 never had a turn (the probe could not be set up)"]
+    ls.gone = {2, 3}
+    ls.run_for(60_000)
+    return _ends(ls, 1)
+
+
 def _voted_out_while_cut_off(ls: Lockstep) -> list[str]:
     """The program is cut off for a while at its turn: the two other seats of three (a majority) vote it
     silent and play on. When it is back, it must say so (``told``), be left behind, and sign nothing for
@@ -539,13 +554,14 @@ PROBES: dict[str, Probe] = {
     "half-silent": Probe(_half_silent, peers=4),
     "voted-out": Probe(_voted_out_while_cut_off),
     "anothers-abandon": Probe(_anothers_abandon, peers=4),
+    "machine-silent": Probe(_machine_silent, peers=4, computers=((3, 2),)),
 }
 
 
 def run_probe(name: str, command: str, seed: int = 1) -> list[str]:
     """The problems the probe ``name`` found with the program (none: it passed)."""
     probe = PROBES[name]
-    ls = Lockstep(probe.game, probe.peers, command, seed=seed)
+    ls = Lockstep(probe.game, probe.peers, command, seed=seed, computers=probe.computers)
     try:
         ls.start()
         ls.settle()

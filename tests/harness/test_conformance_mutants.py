@@ -57,6 +57,7 @@ CAUGHT = [
     ("taken-without-consent", "3.3.3", "the program never said so (told, with majority)"),
     ("half-is-majority", "5.3.6", "our replicas named the program's seat"),
     ("others-abandon-binds", "5.3.7", "the program ended (over, by its own word, seats out)"),
+    ("votes-per-key", "5.3.8", "the program ended (over, by its own word, seats out)"),
 ]
 
 
