@@ -175,11 +175,12 @@ class Lockstep:
             self._deliver(src, self.under, payload)
         self.settle()
 
-    def reconnect(self) -> None:
-        """The seats cut off are back: what waited for them is delivered, in order."""
-        self.cut.clear()
-        self._queue.extendleft(reversed(self._cut_held))
-        self._cut_held = []
+    def reconnect(self, seats: set[int] | None = None) -> None:
+        """The seats cut off (or ``seats`` of them) are back: what waited for them is delivered, in order."""
+        self.cut -= self.cut if seats is None else seats
+        back = [(src, to, p) for src, to, p in self._cut_held if src not in self.cut and to not in self.cut]
+        self._cut_held = [h for h in self._cut_held if h[0] in self.cut or h[1] in self.cut]
+        self._queue.extendleft(reversed(back))
         self.settle()
 
     def run_for(self, ms: int) -> None:
@@ -478,6 +479,26 @@ def _machine_silent(ls: Lockstep) -> list[str]:
     return _ends(ls, 1)
 
 
+def _late_vote(ls: Lockstep) -> list[str]:
+    """At seat 2's turn (four seats) seat 2 is slow and seat 3 cut off: the program and seat 1 vote seat 2
+    silent, two of four, no decision. Then seat 2 moves and the game goes on, which spends those votes
+    (SPEC §6.5: every voice spends); only then does seat 3's vote for that step arrive. Three votes, two
+    of them spent: no decision."""
+    if not ls.play_until(lambda: bool(ls.turns.get(2))):
+        return ["seat 2 never had a turn (the probe could not be set up)"]
+    slow = ls.turns.pop(2)
+    ls.cut = {2, 3}
+    ls.run_for(12_000)
+    if not any(_kind(p) == "void_vote" for p in ls.journal):
+        return ["the program never voted seat 2 silent (the probe could not be set up)"]
+    ls.turns[2] = slow
+    ls.reconnect({2})
+    ls.run_for(3_000)
+    ls.reconnect()
+    ls.run_for(30_000)
+    return _ends(ls, 1)
+
+
 def _voted_out_while_cut_off(ls: Lockstep) -> list[str]:
     """The program is cut off for a while at its turn: the two other seats of three (a majority) vote it
     silent and play on. When it is back, it must say so (``told``), be left behind, and sign nothing for
@@ -554,6 +575,7 @@ PROBES: dict[str, Probe] = {
     "half-silent": Probe(_half_silent, peers=4),
     "voted-out": Probe(_voted_out_while_cut_off),
     "anothers-abandon": Probe(_anothers_abandon, peers=4),
+    "late-vote": Probe(_late_vote, peers=4),
     "machine-silent": Probe(_machine_silent, peers=4, computers=((3, 2),)),
 }
 

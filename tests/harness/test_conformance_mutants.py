@@ -58,6 +58,7 @@ CAUGHT = [
     ("half-is-majority", "5.3.6", "our replicas named the program's seat"),
     ("others-abandon-binds", "5.3.7", "the program ended (over, by its own word, seats out)"),
     ("votes-per-key", "5.3.8", "the program ended (over, by its own word, seats out)"),
+    ("votes-never-spent", "5.3.9", "the program ended (over, by its own word, seats out)"),
 ]
 
 
