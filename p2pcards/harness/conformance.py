@@ -233,7 +233,8 @@ CASES: tuple[Case, ...] = (
          "count the votes by voice, not by key: the two voices left of three are a majority, and go on "
          "without seats 2 and 3 (SPEC §6.5)", game="durak", peers=4, dealer="seeded", probe="machine-silent"),
     Case("5.3.9", "seat 2 is slow at its turn and seat 3 cut off; seat 3's vote arrives after seat 2 moved",
-         "count no spent vote (SPEC §6.5: every voice spends): three votes, two of them spent, decide nothing",
+         "count no spent vote (SPEC §6.5: every voice spends): three votes, two of them spent, decide "
+         "nothing",
          game="durak", peers=4, dealer="seeded", probe="late-vote"),
     # Frames that break one rule, each at the moment seat 1 has signed its move and the program has
     # not seen it yet (played move by move: conformance_probes); then the real move comes.
