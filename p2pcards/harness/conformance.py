@@ -247,9 +247,12 @@ CASES: tuple[Case, ...] = (
     Case("5.4.3", "seat 1's move bound to a head that is not the log's",
          "never take it (SPEC §9.2 'wrong head': hold it or refuse it), then take the move itself",
          dealer="seeded", probe="wrong-head"),
-    Case("5.4.4", "a frame of length 0", "close the connection (WIRE.md §3), and read the next bytes "
+    Case("5.4.4", "seat 1's move for step 1, long sealed, after a head nobody knows",
+         "refuse it as 'old step' (SPEC §9.2) without journaling it, then take the move itself",
+         dealer="seeded", probe="old-step"),
+    Case("5.4.5", "a frame of length 0", "close the connection (WIRE.md §3), and read the next bytes "
          "from that seat as a new one", dealer="seeded", probe="zero-length"),
-    Case("5.4.5", "a whole frame and a bad length in the same bytes",
+    Case("5.4.6", "a whole frame and a bad length in the same bytes",
          "take the whole frame, then close the connection (WIRE.md §3)", dealer="seeded",
          probe="whole-then-bad"),
     # 6 Accidents of other seats: nobody may be named.

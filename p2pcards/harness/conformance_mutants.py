@@ -118,6 +118,33 @@ def _position_at(step: int) -> object:
     return None if result is None else str(result.reason)
 
 
+def _after_setup() -> tuple[Any, list[Any]]:
+    """Our replica in seat 0 of a seeded table of three, with seats 1 and 2, after the cards are dealt."""
+    from p2pcards.table.replica import Table
+
+    keys, genesis = _keys_and_genesis()
+    tables = [Table(genesis, s, keys[s], source=lambda n: bytes(n)) for s in range(3)]
+    queue = [(s, o) for s, t in enumerate(tables) for o in t.start()]
+    while queue:
+        src, o = queue.pop(0)
+        payload = getattr(o, "payload", None)
+        if type(o).__name__ != "Send" or payload is None:
+            continue
+        for to in range(3):
+            if to != src:
+                queue += [(to, x) for x in tables[to].receive(src, payload)]
+    return tables[0], keys
+
+
+def _old_step_refused() -> object:
+    from p2pcards.wire import Envelope, sign
+
+    table, keys = _after_setup()
+    env = Envelope(game_id=table.genesis.game_id, step=1, seat=1, prev=bytes([9]) * 32, kind="action",
+                   body=b"")
+    return [str(getattr(o, "reason", type(o).__name__)) for o in table.receive(1, sign(env, keys[1]).data)]
+
+
 def _another_game() -> object:
     return _authenticated(_signed(game_id=bytes([7]) * 32).data)
 
@@ -335,14 +362,14 @@ MUTANTS: tuple[Mutant, ...] = (
            _another_game, likely=("5.1.1",)),
     Mutant("prev-unchecked", "wire", "never checks that a message follows the head of the log (its prev)",
            "p2pcards.wire.chain:position", "    if msg.prev != prev:", "    if False:",
-           lambda: _position(bytes([9]) * 32, (1,))),
+           lambda: _position(bytes([9]) * 32, (1,)), likely=("5.4.3",)),
     Mutant("out-of-turn-taken", "wire", "takes a contribution from a seat the step does not await",
            "p2pcards.wire.chain:position", "    if msg.seat not in awaited:", "    if False:",
            lambda: _position(bytes(32), (2,))),
-    Mutant("old-step-as-wrong-head", "wire", "checks the head before the step, so a message of a past "
-           "step is refused as 'wrong head', not 'old step' (WIRE.md's order)",
-           "p2pcards.wire.chain:position", "    if msg.step < step:", "    if False:",
-           lambda: _position_at(1)),
+    Mutant("old-step-held", "wire", "holds a message of a step before the hand being played, as if it might "
+           "still fit, instead of refusing it as 'old step'", "p2pcards.table.replica:Table._take_step",
+           "            elif self._is_past(msg):", "            elif False:", _old_step_refused,
+           likely=("5.4.6",)),
     Mutant("equivocation-unnoticed", "wire", "takes a seat's second message for a step as a replacement",
            "p2pcards.wire.chain:Round.add", "            if msg.prev == self.prev:\n",
            "            if False:\n", _equivocation, likely=("4.1.1", "4.1.2")),

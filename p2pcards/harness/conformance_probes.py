@@ -364,6 +364,21 @@ def _wrong_head(ls: Lockstep) -> list[str]:
     return _then_the_real_move(ls, move, problems)
 
 
+def _old_step(ls: Lockstep) -> list[str]:
+    move = _seat_one_moves(ls)
+    if move is None:
+        return ["seat 1 never had a move to make (the probe could not be set up)"]
+    m = SignedMessage.from_bytes(move)
+    # A move of seat 1 for step 1 — the setup, long sealed — after a head nobody knows.
+    stale = ls.sign_as(1, step=1, prev=bytes([9]) * 32, kind=m.kind, body=m.body)
+    answer = ls.inject(1, encode_frame(stale))
+    problems = []
+    if _journaled(ls, stale) or not _refused(answer, 1, "old step"):
+        problems.append(f"seat 1's move for step 1, before the hand being played, must be refused as "
+                        f"'old step' (SPEC §9.2) and never journaled; the program answered: {_said(answer)}")
+    return _then_the_real_move(ls, move, problems)
+
+
 def _zero_length(ls: Lockstep) -> list[str]:
     move = _seat_one_moves(ls)
     if move is None:
@@ -569,6 +584,7 @@ PROBES: dict[str, Probe] = {
     "non-canonical": Probe(_non_canonical),
     "not-awaited": Probe(_not_awaited),
     "wrong-head": Probe(_wrong_head),
+    "old-step": Probe(_old_step),
     "zero-length": Probe(_zero_length),
     "whole-then-bad": Probe(_whole_then_bad),
     "old-journal": Probe(_restored_from_old_copy),

@@ -51,8 +51,9 @@ def test_the_cases_a_flaw_is_about_are_tried_first():
 CAUGHT = [
     ("non-canonical-accepted", "5.4.1", "in a non-canonical msgpack encoding must be refused as 'malformed'"),
     ("out-of-turn-taken", "5.4.2", "the program failed"),
-    ("zero-length-frame", "5.4.4", "a frame of length 0 breaks WIRE.md §3"),
-    ("frames-before-close-dropped", "5.4.5", "whole frame before a bad length in the same bytes must be"),
+    ("zero-length-frame", "5.4.5", "a frame of length 0 breaks WIRE.md §3"),
+    ("frames-before-close-dropped", "5.4.6", "whole frame before a bad length in the same bytes must be"),
+    ("old-step-held", "5.4.4", "must be refused as 'old step'"),
     ("no-catchup-wait", "3.2.3", "two moves for one step (an equivocation of its own)"),
     ("taken-without-consent", "3.3.3", "the program never said so (told, with majority)"),
     ("half-is-majority", "5.3.6", "our replicas named the program's seat"),
