@@ -137,6 +137,12 @@ CASES: tuple[Case, ...] = (
     _honest("1.6.1", "Spades: a team takes its tenth bag (S13: 100 off, the count starts again)",
             game="spades", peers=4, under=(1,), dealer="seeded", options=(("floor", -1000), ("target", 60)),
             seek="ten-bags", seeds=(19, 22, 23)),
+    _honest("1.6.2", "Spades: the teams tie past the floor (S15: the game goes on until one leads)",
+            game="spades", peers=4, under=(2,), dealer="seeded", options=(("floor", -100), ("target", 1)),
+            seek="tie-at-end", seeds=(17, 44)),
+    _honest("1.6.3", "Spades: a team's score comes to the floor exactly (S15: the game ends there)",
+            game="spades", peers=4, under=(3,), dealer="seeded", options=(("floor", -100), ("target", 1)),
+            seek="at-floor", seeds=(22, 33)),
     # 2 The program's own moves.
     Case("2.1.1", "an illegal move is demanded at every turn",
          "refuse each move the rules forbid without sending anything, and play the legal one",
@@ -535,8 +541,20 @@ def _azi_replay(match: Any) -> bool:
         getattr(match, "voided", 0))
 
 
+def _tie_at_end(match: Any) -> bool:
+    rules = match.rules
+    return any(r.scores[0] == r.scores[1] and (max(r.scores) >= rules.target or min(r.scores) <= rules.floor)
+               for r in getattr(match, "results", ()))
+
+
+def _at_floor(match: Any) -> bool:
+    return any(match.rules.floor in r.scores for r in getattr(match, "results", ()))
+
+
 SITUATIONS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "ten-bags": ("a team took its tenth bag (S13)", _ten_bags),
+    "tie-at-end": ("the teams tied at or past the target or the floor (S15)", _tie_at_end),
+    "at-floor": ("a team's score came to the floor exactly (S15)", _at_floor),
     "azi-replay": ("a hand ended azi and was played again (A14)", _azi_replay),
 }
 
