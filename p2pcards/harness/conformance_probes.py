@@ -314,11 +314,22 @@ class Probe:
 
 
 def _then_the_real_move(ls: Lockstep, move: bytes, problems: list[str]) -> list[str]:
-    """After the crafted frames, seat 1's real move comes, on a new connection: the program takes it."""
+    """After the crafted frames, seat 1's real move comes, on a new connection: the program takes it, and
+    the game is played to its end, where the program must be where our replicas are."""
     ls.release()
     if not problems and not _journaled(ls, move):
         problems.append("the program never journaled seat 1's real move when it came after the probe")
-    return problems
+    return problems + _to_the_end(ls)
+
+
+def _to_the_end(ls: Lockstep) -> list[str]:
+    ls.play_until(lambda: all(t.over or t.stopped is not None for t in ls.tables.values()), limit=2_000)
+    problems = []
+    if not ls.moves.get(ls.under):
+        problems.append(f"seat {ls.under} (the program) made no move of its own in the whole game")
+    if not ls.program.over:
+        problems.append("the program's game is not over where our replicas' is")
+    return problems + _ends(ls, 1)
 
 
 def _non_canonical(ls: Lockstep) -> list[str]:
@@ -404,7 +415,7 @@ def _whole_then_bad(ls: Lockstep) -> list[str]:
         problems.append(f"the bad length after it must close seat 1's connection; the program answered: "
                         f"{_said(answer)}")
     ls.release()
-    return problems
+    return problems + _to_the_end(ls)
 
 
 def _restored_from_old_copy(ls: Lockstep) -> list[str]:
