@@ -143,6 +143,11 @@ CASES: tuple[Case, ...] = (
     _honest("1.6.3", "Spades: a team's score comes to the floor exactly (S15: the game ends there)",
             game="spades", peers=4, under=(3,), dealer="seeded", options=(("floor", -100), ("target", 1)),
             seek="at-floor", seeds=(22, 33)),
+    _honest("1.6.4", "Azi: an ace is turned up for trump, and the six of trumps on stage takes a trick "
+            "(six_on_stage)",
+            game="azi", peers=3, under=(1,), dealer="seeded", seek="ace-turned-up", seeds=(55,)),
+    _honest("1.6.5", "Azi: a hand ends azi and is played again (A14: the same dealer, the pot carried)",
+            game="azi", peers=3, under=(1,), dealer="seeded", seek="azi-replay", seeds=(3,)),
     # 2 The program's own moves.
     Case("2.1.1", "an illegal move is demanded at every turn",
          "refuse each move the rules forbid without sending anything, and play the legal one",
@@ -531,24 +536,51 @@ def _refusal_problems(case: Case, report: GameReport) -> list[str]:
     return problems
 
 
-def _ten_bags(match: Any) -> bool:
-    return any(team.bag_penalty for result in getattr(match, "results", ()) for team in result.teams)
+def _results(replica: Any) -> list[Any]:
+    """The result of every hand a replica's match scored (Spades)."""
+    return list(getattr(replica.match, "results", ()))
 
 
-def _azi_replay(match: Any) -> bool:
-    # Every hand dealt is numbered; only a hand whose pot was won counts as played (A14).
-    return int(getattr(match, "hand_number", 0)) > int(getattr(match, "hands_played", 0)) + int(
-        getattr(match, "voided", 0))
+def _ten_bags(replica: Any) -> bool:
+    return any(team.bag_penalty for result in _results(replica) for team in result.teams)
 
 
-def _tie_at_end(match: Any) -> bool:
-    rules = match.rules
+def _tie_at_end(replica: Any) -> bool:
+    rules = replica.match.rules
     return any(r.scores[0] == r.scores[1] and (max(r.scores) >= rules.target or min(r.scores) <= rules.floor)
-               for r in getattr(match, "results", ()))
+               for r in _results(replica))
 
 
-def _at_floor(match: Any) -> bool:
-    return any(match.rules.floor in r.scores for r in getattr(match, "results", ()))
+def _at_floor(replica: Any) -> bool:
+    return any(replica.match.rules.floor in r.scores for r in _results(replica))
+
+
+def _azi_hands(replica: Any) -> list[Any]:
+    return [state for state, _ in replica.hands_played]
+
+
+def _azi_replay(replica: Any) -> bool:
+    return any(getattr(h, "azi", 0) > 0 for h in _azi_hands(replica))
+
+
+def _ace_turned_up(replica: Any) -> bool:
+    """An ace turned up for trump put the six of trumps on stage, and that decided a trick: the trick's
+    winner with the six as the top card is not its winner with the six as the lowest trump."""
+    from p2pcards.games.azi.play import power
+
+    for h in _azi_hands(replica):
+        if h.top_card < 0 or not sum(h.won):
+            continue
+        size = len(h.played) // sum(h.won)
+        cards = [h.card_at[p] for p in h.played]
+        for k in range(0, len(cards) - size + 1, size):
+            trick = cards[k : k + size]
+            led = trick[0] // 13
+            on_stage = max(range(size), key=lambda i: power(trick[i], led, h.trump_suit, h.top_card))
+            ordinary = max(range(size), key=lambda i: power(trick[i], led, h.trump_suit, -1))
+            if on_stage != ordinary:
+                return True
+    return False
 
 
 SITUATIONS: dict[str, tuple[str, Callable[[Any], bool]]] = {
@@ -556,6 +588,8 @@ SITUATIONS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "tie-at-end": ("the teams tied at or past the target or the floor (S15)", _tie_at_end),
     "at-floor": ("a team's score came to the floor exactly (S15)", _at_floor),
     "azi-replay": ("a hand ended azi and was played again (A14)", _azi_replay),
+    "ace-turned-up": ("an ace was turned up for trump, and the six of trumps on stage took a trick",
+                      _ace_turned_up),
 }
 
 
@@ -564,7 +598,7 @@ def _unreached(case: Case, report: GameReport) -> str:
         return "; ".join(report.unreached)
     if case.seek is not None:
         what, met = SITUATIONS[case.seek]
-        if not any(m is not None and met(m) for m in report.matches.values()):
+        if not any(met(t) for t in report.replicas.values()):
             return f"never came to the situation the case is about: {what}"
     crashed = case.crash_seat
     if crashed is not None and crashed in case.under and crashed not in report.restarted:
