@@ -149,14 +149,6 @@ def _another_game() -> object:
     return _authenticated(_signed(game_id=bytes([7]) * 32).data)
 
 
-def _equivocation() -> object:
-    from p2pcards.wire.chain import Round
-
-    r = Round(0, bytes(32), {1})
-    r.add(_signed(body=b"one"))
-    return type(r.add(_signed(body=b"two"))).__name__
-
-
 def _zero_frame() -> object:
     from p2pcards.wire import FrameDecoder
 
@@ -370,9 +362,10 @@ MUTANTS: tuple[Mutant, ...] = (
            "still fit, instead of refusing it as 'old step'", "p2pcards.table.replica:Table._take_step",
            "            elif self._is_past(msg):", "            elif False:", _old_step_refused,
            likely=("5.4.6",)),
-    Mutant("equivocation-unnoticed", "wire", "takes a seat's second message for a step as a replacement",
-           "p2pcards.wire.chain:Round.add", "            if msg.prev == self.prev:\n",
-           "            if False:\n", _equivocation, likely=("4.1.1", "4.1.2")),
+    Mutant("equivocation-unnoticed", "wire", "takes a seat's second message for a step it already holds as a "
+           "duplicate, never comparing the two", "p2pcards.table.replica:Table._take_step",
+           "            if held.hash != msg.hash and conflicting(held, msg):", "            if False:",
+           lambda: _game("durak", 3, "equivocate", dealer="seeded"), likely=("4.1.1", "4.1.2")),
     Mutant("zero-length-frame", "wire", "reads a frame of length 0 as an empty message",
            "p2pcards.wire.framing:FrameDecoder.feed", "if length == 0 or length > self.max_frame_size:",
            "if length > self.max_frame_size:", _zero_frame, likely=("5.1.2",)),

@@ -375,6 +375,29 @@ def _wrong_head(ls: Lockstep) -> list[str]:
     return _then_the_real_move(ls, move, problems)
 
 
+def _twin_to_program_alone(ls: Lockstep) -> list[str]:
+    """Seat 1 signs two different moves for its step; our replicas get the first only, the program both:
+    it alone can see the equivocation, and must name it (SPEC §5.8), and its evidence convinces ours."""
+    move = _seat_one_moves(ls)
+    if move is None:
+        return ["seat 1 never had a move to make (the probe could not be set up)"]
+    m = SignedMessage.from_bytes(move)
+    body = dict(m.body) if isinstance(m.body, dict) else {}
+    other = body | {"a": str(body.get("a", "")) + " "}  # another text: another message, same step
+    twin = ls.sign_as(1, step=m.step, prev=m.prev, kind=m.kind, body=other)
+    ls.release()
+    ls.inject(1, encode_frame(twin))
+    ls.settle()
+    problems = []
+    if not any(f.seat == 1 and f.kind == "equivocation" for f in ls.program.verdicts):
+        problems.append("seat 1 signed two different moves for one step and the program, which alone got "
+                        "both, never named it for equivocation (SPEC §5.8)")
+    elif not any(f.seat == 1 and f.kind == "equivocation" for f in ls.tables[2].verdicts):
+        problems.append("our replica in seat 2 never got the program's evidence of seat 1's equivocation "
+                        "(SPEC §9.4: it is relayed)")
+    return problems
+
+
 def _old_step(ls: Lockstep) -> list[str]:
     move = _seat_one_moves(ls)
     if move is None:
@@ -592,6 +615,7 @@ def _kind(payload: bytes) -> str:
 
 
 PROBES: dict[str, Probe] = {
+    "twin": Probe(_twin_to_program_alone),
     "non-canonical": Probe(_non_canonical),
     "not-awaited": Probe(_not_awaited),
     "wrong-head": Probe(_wrong_head),

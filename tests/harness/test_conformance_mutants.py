@@ -61,6 +61,7 @@ CAUGHT = [
     ("votes-per-key", "5.3.8", "the program ended (over, by its own word, seats out)"),
     ("votes-never-spent", "5.3.9", "the program ended (over, by its own word, seats out)"),
     ("tie-at-target-ends", "1.6.2", "seat 2 (the program) named seat 0 bad-message"),
+    ("equivocation-unnoticed", "4.1.5", "never named it for equivocation"),
 ]
 
 
