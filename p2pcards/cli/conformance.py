@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from rich.progress import Progress
@@ -66,14 +67,20 @@ def _run_mutants(args: argparse.Namespace, cases: list[conf.Case]) -> int:
     # it (the order changes which case is named, never whether one is).
     order = ("5", "4", "2", "3", "6", "1", "7")
     playing = sorted(cases, key=lambda c: order.index(c.id.split(".")[0]) if c.id[0] in order else len(order))
+    started = time.perf_counter()
     with Progress(disable=args.json or not sys.stderr.isatty(), transient=True) as progress:
         task = progress.add_task("mutants", total=len(cm.MUTANTS))
-        results = cm.run_mutants(playing, progress=lambda _: progress.advance(task))
+        # Two mutants at once: each case is our replicas in this process and the mutant in another,
+        # so two runs keep two cores busy.
+        results = cm.run_mutants(playing, progress=lambda _: progress.advance(task), processes=2)
+    seconds = round(time.perf_counter() - started)
     table = cm.score(results)
     if args.json:
         print_json({
             "mutants": [{"name": r.mutant.name, "layer": r.mutant.layer, "flaw": r.mutant.flaw,
-                         "caught_by": r.caught_by, "detail": r.detail} for r in results],
+                         "caught_by": r.caught_by, "detail": r.detail, "cases_run": len(r.cases),
+                         "seconds": round(r.seconds, 1)} for r in results],
+            "seconds": seconds,
             "score": {layer: {"caught": c, "mutants": n} for layer, (c, n) in table.items()},
         })
         return 0
@@ -83,4 +90,5 @@ def _run_mutants(args: argparse.Namespace, cases: list[conf.Case]) -> int:
     print()
     for layer, (caught, n) in table.items():
         print(f"{layer:<6} {caught} of {n} caught ({100 * caught // n}%)")
+    print(f"in {seconds} s")
     return 0

@@ -56,6 +56,12 @@ class Case:
     close the connection (WIRE.md §3)."""
     genesis_edit: str | None = None
     """For a genesis the program must refuse: which rule the harness breaks (``_GENESIS_EDITS``)."""
+    seek: str | None = None
+    """A rare situation of the rules the case is about (``SITUATIONS``): a game in which our replicas
+    never met it shows nothing, and the case plays its next seed."""
+    probe: str | None = None
+    """For a case played move by move (``conformance_probes``): the probe that stops the game at the
+    moment the case is about."""
     seeds: tuple[int, ...] = SEEDS
 
     def describe(self) -> dict[str, Any]:
@@ -75,6 +81,8 @@ class Case:
             "probe_illegal": self.probe_illegal,
             "refusal": self.refusal,
             "genesis_edit": self.genesis_edit,
+            "probe": self.probe,
+            "seek": self.seek,
         }
 
 
@@ -124,6 +132,22 @@ CASES: tuple[Case, ...] = (
     _honest("1.5.3", "Spades with blind nil (blind_nil=on): face-down deals, looks and blind nil bids",
             game="spades", peers=4, under=(0,), dealer="seeded",
             options=(("blind_nil", True), ("floor", -1000), ("target", 60)), seeds=(1, 3)),
+    # The rules' rare situations: seeds on which our replicas meet it (the first from 1 up, found once;
+    # a game that does not come to it shows nothing and the next seed is played).
+    _honest("1.6.1", "Spades: a team takes its tenth bag (S13: 100 off, the count starts again)",
+            game="spades", peers=4, under=(1,), dealer="seeded", options=(("floor", -1000), ("target", 60)),
+            seek="ten-bags", seeds=(19, 22, 23)),
+    _honest("1.6.2", "Spades: the teams tie past the floor (S15: the game goes on until one leads)",
+            game="spades", peers=4, under=(2,), dealer="seeded", options=(("floor", -100), ("target", 1)),
+            seek="tie-at-end", seeds=(17, 44)),
+    _honest("1.6.3", "Spades: a team's score comes to the floor exactly (S15: the game ends there)",
+            game="spades", peers=4, under=(3,), dealer="seeded", options=(("floor", -100), ("target", 1)),
+            seek="at-floor", seeds=(22, 33)),
+    _honest("1.6.4", "Azi: an ace is turned up for trump, and the six of trumps on stage takes a trick "
+            "(six_on_stage)",
+            game="azi", peers=3, under=(1,), dealer="seeded", seek="ace-turned-up", seeds=(55,)),
+    _honest("1.6.5", "Azi: a hand ends azi and is played again (A14: the same dealer, the pot carried)",
+            game="azi", peers=3, under=(1,), dealer="seeded", seek="azi-replay", seeds=(3,)),
     # 2 The program's own moves.
     Case("2.1.1", "an illegal move is demanded at every turn",
          "refuse each move the rules forbid without sending anything, and play the legal one",
@@ -143,12 +167,18 @@ CASES: tuple[Case, ...] = (
     Case("3.2.2", "another seat is killed and started again from its journal",
          "answer its catch-up request and finish in agreement", faults="crash", crash_seat=1,
          options=(("series_hands", 3),), dealer="seeded"),
+    Case("3.2.3", "the program moves, is killed, and is restored from a copy of its journal taken before "
+         "that move", "sign nothing new until every other seat has answered its catch-up request (SPEC §9.6, "
+         "§12): never a second move for a step it already spoke at", dealer="seeded", probe="old-journal"),
     Case("3.3.1", "another seat leaves for good",
          "vote the silent seat out with the majority and play on without it", faults="leave",
          options=(("series_hands", 3),), dealer="seeded"),
     Case("3.3.2", "the program goes away, is voted out, comes back from its journal",
          "catch up, agree that the others went on without it, ask to be dealt in again, and finish in "
          "agreement", away_seat=0, options=(("series_hands", 8),), dealer="seeded"),
+    Case("3.3.3", "the program is cut off at its turn; the two other seats vote it out and play on",
+         "when it is back, say so (told, with majority), stay left behind and sign nothing for the game "
+         "until its person agrees (SPEC §6.5: consent names a decision)", dealer="seeded", probe="voted-out"),
     Case("3.4.1", "every fault at once", "finish in agreement, whatever the network does",
          game="spades", peers=4, faults="all"),
     # 4 Cheaters: the program must convict, as every honest replica does.
@@ -160,6 +190,9 @@ CASES: tuple[Case, ...] = (
              byzantine=((1, "late-equivocate"),), options=(("series_hands", 3),), dealer="seeded"),
     _convict("4.1.4", "its own equivocation relayed as evidence, and forged evidence", "equivocation",
              game="spades", peers=4, byzantine=((1, "relay-evidence"),), dealer="seeded"),
+    Case("4.1.5", "seat 1 signs two different moves for one step, and only the program gets both",
+         "name seat 1 for equivocation, as the only one that can (SPEC §5.8), and relay the evidence",
+         dealer="seeded", probe="twin"),
     _convict("4.2.1", "a shuffle with a corrupted proof", "bad-proof", game="spades", peers=4,
              byzantine=((1, "bad-proof"),)),
     _convict("4.2.2", "a corrupted decryption share", "bad-proof or bad-message", peers=4,
@@ -204,6 +237,38 @@ CASES: tuple[Case, ...] = (
          "keep the votes but take no decision from two of four (half is no majority, SPEC §6.5), name "
          "nobody, and finish", game="spades", peers=4, under=(3,),
          byzantine=((1, "frame-majority"), (2, "frame-majority")), dealer="seeded"),
+    Case("5.3.6", "two seats of four go silent for good once the cards are dealt",
+         "take no decision from the two votes left (half is no majority, SPEC §6.5) and end as our replica "
+         "does", game="durak", peers=4, dealer="seeded", probe="half-silent"),
+    Case("5.3.7", "a seat of four goes silent and signs an abandon naming two others, which reaches the "
+         "program alone", "let it bind its signer only (SPEC §6.2, §6.5) and play on with the seats it "
+         "names, as our replica does", game="durak", peers=4, dealer="seeded", probe="anothers-abandon"),
+    Case("5.3.8", "seat 3 is a computer run by seat 2's machine, which goes silent for good",
+         "count the votes by voice, not by key: the two voices left of three are a majority, and go on "
+         "without seats 2 and 3 (SPEC §6.5)", game="durak", peers=4, dealer="seeded", probe="machine-silent"),
+    Case("5.3.9", "seat 2 is slow at its turn and seat 3 cut off; seat 3's vote arrives after seat 2 moved",
+         "count no spent vote (SPEC §6.5: every voice spends): three votes, two of them spent, decide "
+         "nothing",
+         game="durak", peers=4, dealer="seeded", probe="late-vote"),
+    # Frames that break one rule, each at the moment seat 1 has signed its move and the program has
+    # not seen it yet (played move by move: conformance_probes); then the real move comes.
+    Case("5.4.1", "seat 1's move in a msgpack encoding that is not the canonical one",
+         "refuse it as 'malformed' (WIRE.md §2) without journaling it, then take the move itself",
+         dealer="seeded", probe="non-canonical"),
+    Case("5.4.2", "seat 2 signs a move for the step that awaits seat 1",
+         "refuse it as 'not awaited' (SPEC §9.2) without journaling it, then take seat 1's move",
+         dealer="seeded", probe="not-awaited"),
+    Case("5.4.3", "seat 1's move bound to a head that is not the log's",
+         "never take it (SPEC §9.2 'wrong head': hold it or refuse it), then take the move itself",
+         dealer="seeded", probe="wrong-head"),
+    Case("5.4.4", "seat 1's move for step 1, long sealed, after a head nobody knows",
+         "refuse it as 'old step' (SPEC §9.2) without journaling it, then take the move itself",
+         dealer="seeded", probe="old-step"),
+    Case("5.4.5", "a frame of length 0", "close the connection (WIRE.md §3), and read the next bytes "
+         "from that seat as a new one", dealer="seeded", probe="zero-length"),
+    Case("5.4.6", "a whole frame and a bad length in the same bytes",
+         "take the whole frame, then close the connection (WIRE.md §3)", dealer="seeded",
+         probe="whole-then-bad"),
     # 6 Accidents of other seats: nobody may be named.
     Case("6.1.1", "another seat restarts from an old copy of its journal",
          "name nobody and finish in agreement", game="spades", peers=4, byzantine=((2, "rollback"),)),
@@ -271,6 +336,8 @@ def run_case(case: Case, command: str, seed: int | None = None) -> CaseResult:
     try:
         if case.genesis_edit is not None:
             result = _run_genesis_case(case, command)
+        elif case.probe is not None:
+            result = _run_probe_case(case, command)
         else:
             result = _run_game_case(case, command, case.seeds if seed is None else (seed,))
     except PeerFailed as exc:
@@ -472,9 +539,70 @@ def _refusal_problems(case: Case, report: GameReport) -> list[str]:
     return problems
 
 
+def _results(replica: Any) -> list[Any]:
+    """The result of every hand a replica's match scored (Spades)."""
+    return list(getattr(replica.match, "results", ()))
+
+
+def _ten_bags(replica: Any) -> bool:
+    return any(team.bag_penalty for result in _results(replica) for team in result.teams)
+
+
+def _tie_at_end(replica: Any) -> bool:
+    rules = replica.match.rules
+    return any(r.scores[0] == r.scores[1] and (max(r.scores) >= rules.target or min(r.scores) <= rules.floor)
+               for r in _results(replica))
+
+
+def _at_floor(replica: Any) -> bool:
+    return any(replica.match.rules.floor in r.scores for r in _results(replica))
+
+
+def _azi_hands(replica: Any) -> list[Any]:
+    return [state for state, _ in replica.hands_played]
+
+
+def _azi_replay(replica: Any) -> bool:
+    return any(getattr(h, "azi", 0) > 0 for h in _azi_hands(replica))
+
+
+def _ace_turned_up(replica: Any) -> bool:
+    """An ace turned up for trump put the six of trumps on stage, and that decided a trick: the trick's
+    winner with the six as the top card is not its winner with the six as the lowest trump."""
+    from p2pcards.games.azi.play import power
+
+    for h in _azi_hands(replica):
+        if h.top_card < 0 or not sum(h.won):
+            continue
+        size = len(h.played) // sum(h.won)
+        cards = [h.card_at[p] for p in h.played]
+        for k in range(0, len(cards) - size + 1, size):
+            trick = cards[k : k + size]
+            led = trick[0] // 13
+            on_stage = max(range(size), key=lambda i: power(trick[i], led, h.trump_suit, h.top_card))
+            ordinary = max(range(size), key=lambda i: power(trick[i], led, h.trump_suit, -1))
+            if on_stage != ordinary:
+                return True
+    return False
+
+
+SITUATIONS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "ten-bags": ("a team took its tenth bag (S13)", _ten_bags),
+    "tie-at-end": ("the teams tied at or past the target or the floor (S15)", _tie_at_end),
+    "at-floor": ("a team's score came to the floor exactly (S15)", _at_floor),
+    "azi-replay": ("a hand ended azi and was played again (A14)", _azi_replay),
+    "ace-turned-up": ("an ace was turned up for trump, and the six of trumps on stage took a trick",
+                      _ace_turned_up),
+}
+
+
 def _unreached(case: Case, report: GameReport) -> str:
     if report.unreached:
         return "; ".join(report.unreached)
+    if case.seek is not None:
+        what, met = SITUATIONS[case.seek]
+        if not any(met(t) for t in report.replicas.values()):
+            return f"never came to the situation the case is about: {what}"
     crashed = case.crash_seat
     if crashed is not None and crashed in case.under and crashed not in report.restarted:
         return "the game ended before the program was killed"
@@ -517,6 +645,15 @@ def _run_genesis_case(case: Case, command: str) -> CaseResult:
     if sent:
         return CaseResult(case, False, f"the program refused ({why}) but sent {sent} messages")
     return CaseResult(case, True, f"refused: {why}")
+
+
+def _run_probe_case(case: Case, command: str) -> CaseResult:
+    from p2pcards.harness.conformance_probes import run_probe
+
+    problems = run_probe(case.probe or "", command)
+    if problems:
+        return CaseResult(case, False, "; ".join(problems), 1, problems=problems)
+    return CaseResult(case, True, "as SPEC says", 1)
 
 
 def _weak_key(v: dict[str, Any]) -> dict[str, Any]:
@@ -635,6 +772,7 @@ def to_html(results: list[CaseResult], command: str) -> str:
 
 def _setup_line(c: Case) -> str:
     parts = [
+        *(["played move by move"] if c.probe else []),
         f"{c.game}, {c.peers} seats",
         f"program in seat {', '.join(map(str, c.under))}",
         f"{c.dealer} dealer",

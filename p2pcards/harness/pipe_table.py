@@ -42,6 +42,9 @@ ANSWER_SECONDS = 60
 answering it (a shuffle proof of a slow implementation), in all."""
 STOP_SECONDS = 3
 """How long a program told to stop may take to exit before it is killed."""
+GONE_SECONDS = 2
+"""How long the harness reads what a program that went away had written, before it reports how it
+went (its pipes close as it exits; a helper holding them open costs at most this)."""
 STDERR_KEPT = 4_000
 STDERR_SHOWN = 600
 MAX_ANSWER_RECORDS = 100_000
@@ -146,11 +149,11 @@ class PipeProcess:
                     except BlockingIOError:
                         continue
                     except OSError as exc:  # BrokenPipeError above all: it stopped reading for good
-                        gone = f"the program is gone ({self._exit()}){self._stderr_tail()}"
-                        raise PeerFailed(gone) from exc
+                        raise self._gone("the program is gone") from exc
                     view = view[n:]
         finally:
-            self._selector.unregister(self._in_fd)
+            with contextlib.suppress(KeyError):
+                self._selector.unregister(self._in_fd)
             self._writing = False
 
     def _answer(self, deadline: float) -> list[dict[str, Any]]:
@@ -191,9 +194,11 @@ class PipeProcess:
                 self._selector.unregister(key.fd)
             return
         if not chunk:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=1)  # its supervisor is ending what it left behind
-            raise PeerFailed(f"the program ended in mid-answer ({self._exit()}){self._stderr_tail()}")
+            self._selector.unregister(key.fd)
+            raise self._gone("the program ended in mid-answer")
+        self._take(chunk)
+
+    def _take(self, chunk: bytes) -> None:
         self.read_bytes += len(chunk)
         self._answer_bytes += len(chunk)
         if self._answer_bytes > MAX_ANSWER_BYTES:
@@ -219,6 +224,34 @@ class PipeProcess:
                 self._records.append(unpack(body))
             except PipeError as exc:
                 raise PeerFailed(str(exc)) from exc
+
+    def _gone(self, what: str) -> PeerFailed:
+        """The program stopped reading or writing. What it wrote before it went is read to its end
+        first — a record out of shape in it is the root cause, and is what the harness reports — and
+        so is its standard error, whichever of the pipes the harness happened to see close first."""
+        deadline = _now() + GONE_SECONDS
+        with contextlib.suppress(KeyError):
+            self._selector.unregister(self._in_fd)  # nothing more is written to it
+        while self._selector.get_map():
+            left = deadline - _now()
+            events = self._selector.select(left) if left > 0 else []
+            if not events:
+                break
+            for key, _ in events:
+                try:
+                    chunk = os.read(key.fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    self._selector.unregister(key.fd)
+                elif key.data == "err":
+                    self.stderr += chunk
+                    del self.stderr[:-STDERR_KEPT]
+                else:
+                    self._take(chunk)  # raises PeerFailed at a record out of shape or over a bound
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=max(0.0, deadline - _now()))  # its supervisor ends what it left behind
+        return PeerFailed(f"{what} ({self._exit()}){self._stderr_tail()}")
 
     def _exit(self) -> str:
         code = self.proc.poll()

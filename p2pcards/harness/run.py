@@ -104,6 +104,9 @@ class GameReport:
     game_id: Raw = field(default=b"", repr=False)
     journals: dict[int, list[Raw]] = field(default_factory=dict, repr=False)
     """Every seat's journal at the end of the game (what each table told its shell to persist)."""
+    replicas: dict[int, Any] = field(default_factory=dict, repr=False)
+    """Our honest replicas at the end (their match, every hand they played): what the conformance cases
+    look in for the rare situation a case is about."""
 
     @property
     def passed(self) -> bool:
@@ -346,6 +349,7 @@ def _run_game(
     report = _judge(genesis, net, seed, fault_spec, byzantine, honest)
     report.game_id = genesis.game_id
     report.journals = {p.seat: list(p.journal) for p in net.peers}
+    report.replicas = {s: net.peers[s].table for s, e in report.ends.items() if not e.piped}
     _judge_pipes(report, pipes, probes, probe_illegal)
     report.restarted = sorted(s for s, k in incarnations.items() if k > 1)
     for seat in sorted(pipes):

@@ -87,7 +87,8 @@ def test_the_report_is_a_table_json_and_a_web_page(tmp_path):
     (result,) = report["results"]
     assert set(result) == {
         "id", "title", "must", "game", "peers", "under", "dealer", "faults", "byzantine", "options",
-        "crash_seat", "away_seat", "probe_illegal", "refusal", "genesis_edit", "passed", "detail", "seed",
+        "crash_seat", "away_seat", "probe_illegal", "refusal", "genesis_edit", "probe", "seek", "passed",
+        "detail", "seed",
         "seconds", "games", "problems", "replay", "program",
     }
     assert result["replay"] == f"p2pcards harness conformance --peer '{flawed}' --case 2.1.1 --seed 1"

@@ -65,6 +65,29 @@ def test_a_program_that_breaks_the_pipe_is_reported(program, said):
     assert any(said in p for p in report.problems), report.problems
 
 
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("import sys; sys.stdout.buffer.write(b'\\x00\\x00\\x00\\x02ab')", "a record is not msgpack"),
+        ("import sys; sys.stdout.buffer.write(b'\\xff\\xff\\xff\\xff')", "announced a record of 4294967295"),
+        ("import sys; print('oops', file=sys.stderr); sys.exit(1)", "its last words: oops"),
+        # Its standard output ends before its standard error says why: both are read to their end.
+        ("import os, sys, time; os.close(1); time.sleep(0.3); print('oops', file=sys.stderr)",
+         "its last words: oops"),
+    ],
+)
+def test_what_a_program_wrote_before_it_went_is_read_whenever_it_went(code, said):
+    # The program has exited before the harness writes its first command: the write finds the pipe
+    # broken, and the report is still what the program wrote (not a race between the two pipes).
+    process = pipe_table.PipeProcess(_python(code))
+    try:
+        process.proc.wait(timeout=30)
+        with pytest.raises(pipe_table.PeerFailed, match=said):
+            process.exchange({"cmd": "report"})
+    finally:
+        process.kill()
+
+
 def test_a_program_that_never_answers_is_given_up_on(monkeypatch):
     monkeypatch.setattr(pipe_table, "ANSWER_SECONDS", 0.5)
     report = run_game("durak", peers=2, seed=1, dealer="seeded",
