@@ -56,6 +56,9 @@ class Node:
     def ask_to_return(self) -> None:
         self.told.append(("ask_to_return",))
 
+    def watch(self) -> None:
+        self.told.append(("watch",))
+
 
 class Seat:
     def __init__(self) -> None:
@@ -156,6 +159,18 @@ def test_out_of_the_match_leave_ends_the_game_for_the_player() -> None:
     seat.open.add(questions.out_of_match(()))
     assert not seat.open.take("y")  # watch or leave: y is not one of its answers
     assert seat.open.take("l") and seat.left
+
+
+def test_watching_tells_the_table_so_that_the_screen_follows_the_others() -> None:
+    """Issue 30, blocker 1: "watch" used to change nothing but a line on the screen, so the seat's
+    replica stayed at the hand it was voted out of and showed no move of the others."""
+    seat = Seat()
+    seat.replica.seats_out = {0: "silent"}
+    seat.open.add(questions.out_of_match(()))
+    assert seat.open.take("w") and not seat.left
+    seat.open.add(questions.come_back(3))
+    assert seat.open.take("n")
+    assert seat.node.told == [("watch",), ("watch",)]
 
 
 def test_the_deadline_of_a_silent_seat_is_counted_down() -> None:

@@ -41,6 +41,8 @@ class Answers(Protocol):
 
     def ask_to_return(self) -> None: ...
 
+    def watch(self) -> None: ...
+
 
 class OpenQuestions:
     """The person's open questions at one seat (``screen``); ``leave`` ends the game for them."""
@@ -147,12 +149,14 @@ class OpenQuestions:
             if meaning == "ask":
                 self.ask_to_return()
             else:
+                self.answers.watch()
                 self.screen.say(Text("You watch the others play on; type `return` at any time to ask to "
                                      "play again, `quit` to leave.", style="dim"))
         elif question.kind == questions.OUT:
             if meaning == "leave":
                 self.leave()
             else:
+                self.answers.watch()
                 self.screen.say(Text("You watch the others play on; `quit` leaves at any time.", style="dim"))
 
     # ------------------------------------------------------------------ as the table moves on
