@@ -318,6 +318,13 @@ class Table:
         return self._asking_return
 
     @property
+    def back(self) -> tuple[int, ...]:
+        """The voices the open question about silent seats names that went away while it was open and
+        are connected again (their frames arrive): the table goes on without them only by its
+        person's answer, never at the question's deadline."""
+        return self._clock.back()
+
+    @property
     def left_behind(self) -> bool:
         """Whether a majority went on without this seat's voice, and it has not agreed (yet).  A
         minority's word (an abandon) leaves nobody behind: it binds its signer alone."""
