@@ -48,7 +48,8 @@ def test_a_player_back_in_the_last_hand_is_offered_no_next_hand(tmp_path: Path) 
         back = spawn(tmp_path / "bob", "resume")
         children.append(back)
         back.expect(WATCH_OR_LEAVE)
-        assert "there is no next hand" in " ".join(plain(back.before).split())
+        said = " ".join(plain(back.before).split())
+        assert "there is no next hand" in said and "from the next hand" not in said, said
         back.sendline("table")
         back.expect(r"Durak · hand \d+ · ([^\r\n]*)")  # its title says whom the game waits for
         waiting = back.match.group(1)
