@@ -139,6 +139,9 @@ class Room:
     def ask_to_return(self, seat: int) -> None:
         self.carry_out(seat, self.replica(seat).ask_to_return())
 
+    def watch(self, seat: int) -> None:
+        self.carry_out(seat, self.replica(seat).watch())
+
 
 # --------------------------------------------------------------------------- parts of schedulers
 

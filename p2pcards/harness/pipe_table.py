@@ -415,6 +415,10 @@ class PipeTable:
         """As ``decide_silent``: the program admits or refuses a return by itself."""
         return []
 
+    def watch(self) -> list[out.Output]:
+        """As ``decide_silent``: the program left behind asks to come back or watches by itself."""
+        return []
+
     def digest(self) -> bytes:
         """The program's table digest; 32 zero bytes once it failed (its failure is the report)."""
         try:

@@ -317,6 +317,10 @@ class Node:
         """This seat was voted out: ask the seats still playing to deal it in again."""
         self._room.ask_to_return(self.seat)
 
+    def watch(self) -> None:
+        """This seat was voted out and its person watches: follow the others' game, asking nothing."""
+        self._room.watch(self.seat)
+
     def now_ms(self) -> int:
         return int((trio.current_time() - self._t0) * 1000)
 

@@ -4,7 +4,7 @@
 
 * bytes from peers — ``receive(peer, payload)``, each a frame's payload, hostile until checked;
 * what its seat's person or program decides — ``local_action(text)``, ``decide_silent(go_on)``,
-  ``admit(seat, yes)``, ``ask_to_return()``;
+  ``admit(seat, yes)``, ``ask_to_return()``, ``watch()``;
 * the local time — ``tick(now_ms)``, the only clock it knows.
 
 It starts with ``start()``, or with ``restore(journal)`` from the messages its shell journaled.

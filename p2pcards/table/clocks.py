@@ -29,6 +29,9 @@ class Asked:
     end_match: bool
     go_on: bool | None = None
     asked_at: int = -1
+    away: tuple[int, ...] = ()
+    """The voices of ``seats`` seen disconnected while the question was open: if one is connected
+    again (its messages arrive), nobody's answer goes on without it — only the person's."""
 
 
 @dataclass
@@ -54,6 +57,16 @@ class Clock:
         self.since = self.now
         self.asked = None
         return [out.Waiting(step, seats, self.now)] if seats else []
+
+    def connected(self, voice: int) -> bool:
+        """Whether a frame of ``voice`` arrived within the connection clock (``policy``)."""
+        return self.now - self.heard.get(voice, self.first_tick) < policy.DISCONNECTED_MS
+
+    def back(self) -> tuple[int, ...]:
+        """The voices the open question is about that were away when it was asked and are connected
+        again now."""
+        asked = self.asked
+        return () if asked is None else tuple(v for v in asked.away if self.connected(v))
 
     def first(self, now: int) -> None:
         """The first tick.  Times noted before it (at start or restore) were noted at an unknown time:
@@ -135,10 +148,15 @@ def claim_due(
             if end_match and clock.now - asked.ask_at < timeout:
                 return [], None
             go = True
-        elif asked.asked_at >= 0 and clock.now - asked.asked_at >= timeout:
+        elif asked.asked_at >= 0:
+            gone = [v for v in voices.among(seats) if v not in asked.away and not clock.connected(v)]
+            asked.away = tuple(sorted((*asked.away, *gone)))
+            if clock.now - asked.asked_at < timeout or clock.back():
+                return [], None  # back and connected: dealt out only by the person's own answer
             go = True  # the person did not answer: the screen counted this down
-        elif asked.asked_at < 0 and clock.now >= asked.ask_at:
+        elif clock.now >= asked.ask_at:
             asked.asked_at = clock.now
+            asked.away = tuple(v for v in voices.among(seats) if not clock.connected(v))
             question = out.SilentSeats(
                 att.step, seats, waited, True, clock.now + timeout, end_match, claim.awaited
             )

@@ -152,6 +152,17 @@ class Intake:
             self._told.append(out.Persist(msg.data, own=own))
             self._told.append(out.Send(msg.data))
 
+    def _keep_consent(self, msg: SignedMessage) -> None:
+        """Journal our own voice's consent and pass it to this voice's other seats only (its computer
+        players' replicas take it as theirs): a consent binds nobody else, and sent to the table it
+        would read as a request to be dealt in again.  A seat that asks to come back sends it to every
+        peer itself (``Table.ask_to_return``)."""
+        self._held.accept(msg.data)
+        if not self._restoring:
+            self._told.append(out.Persist(msg.data, own=msg.seat == self.seat))
+            own_seats = (msg.seat, *self._voices.computers_of(msg.seat))
+            self._told += [out.Send(msg.data, to=s) for s in own_seats if s != self.seat]
+
     def _requeue(self, taken: Requeued) -> None:
         for peer, msg in taken:
             self._queued.append((peer, msg, 1))
@@ -306,7 +317,7 @@ class Intake:
             h.consents.append(msg)
             self._derived.candidate_basis = None
             if self._derived.out_seats().get(msg.seat) not in GONE:
-                self._keep(msg, own=msg.seat == self.seat)
+                self._keep_consent(msg)
         # One request per seat voted out and hand: a seat that is playing, a cheater, or a seat that
         # asked already for this hand asks for nothing (and cannot make us journal or relay more).
         b = self._derived.boundary

@@ -72,6 +72,10 @@ class Replica(Protocol):
         """This seat, left behind, asks to be dealt in again."""
         ...
 
+    def watch(self) -> list[out.Output]:
+        """This seat, left behind, follows the others' game without asking to be dealt in again."""
+        ...
+
     def tick(self, now: int) -> list[out.Output]:
         """The local time in milliseconds."""
         ...

@@ -235,13 +235,30 @@ class Table:
         gone = self._held.pending_gone
         if gone is not None and self.left_behind:
             # Consent names a decision: signed at its step after its head, this return accepts the
-            # majority's decision there and nothing else (SPEC §6.5).
+            # majority's decision there and nothing else (SPEC §6.5); sent to the table, it is also
+            # the request to be dealt in again.
             self._asking_return = True
-            self._certificate("return", {}, step=gone.step, prev=gone.prev)
+            request = self._certificate("return", {}, step=gone.step, prev=gone.prev)
             self._settle()
+            self._out.append(out.Send(request))
         elif self._derived.out_seats().get(self.seat) in GONE:
             self._asking_return = True
             self._certificate("return", {})
+            self._settle()
+        return self._flush()
+
+    def watch(self) -> list[out.Output]:
+        """This seat's person watches the others play on without it: its voice consents to the
+        majority's decision that dealt it out (the same ``return``, signed at that decision's step
+        after its head, SPEC §6.5), so this replica follows the others' game to its end, but asks
+        nobody to deal it in again: the consent is journaled and sent to no other voice.  Nothing is
+        signed when no majority's decision is pending: a minority's word binds its signer alone, and
+        this replica keeps its own view of the game."""
+        if self.seat is None or not self._voices.is_person(self.seat):
+            return self._flush()
+        gone = self._held.pending_gone
+        if gone is not None and self.left_behind:
+            self._certificate("return", {}, step=gone.step, prev=gone.prev)
             self._settle()
         return self._flush()
 
@@ -301,6 +318,13 @@ class Table:
     def returning(self) -> bool:
         """Whether this seat asked to be dealt in again and is not yet."""
         return self._asking_return
+
+    @property
+    def back(self) -> tuple[int, ...]:
+        """The voices the open question about silent seats names that went away while it was open and
+        are connected again (their frames arrive): the table goes on without them only by its
+        person's answer, never at the question's deadline."""
+        return self._clock.back()
 
     @property
     def left_behind(self) -> bool:
@@ -453,12 +477,14 @@ class Table:
 
     def _certificate(
         self, kind: str, body: Any, *, step: int | None = None, prev: bytes | None = None
-    ) -> None:
+    ) -> bytes:
         att = self.attempt
         if step is None or prev is None:
             step = att.step if att is not None else self._setup.chain.step
             prev = att.head if att is not None else self._setup.chain.head
-        self._inbox.append((self.seat, self._signed(kind, body, step=step, prev=prev), 0))
+        signed = self._signed(kind, body, step=step, prev=prev)
+        self._inbox.append((self.seat, signed, 0))
+        return signed
 
     def _derive(self, *, contribute: bool = True) -> None:
         """Bring the replica to what its messages decide (``derive``), then contribute what this seat

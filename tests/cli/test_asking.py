@@ -41,6 +41,7 @@ class Replica:
     left_behind: bool = False
     returning: bool = False
     match: object = None
+    back: tuple[int, ...] = ()
 
 
 @dataclass
@@ -55,6 +56,9 @@ class Node:
 
     def ask_to_return(self) -> None:
         self.told.append(("ask_to_return",))
+
+    def watch(self) -> None:
+        self.told.append(("watch",))
 
 
 class Seat:
@@ -156,6 +160,42 @@ def test_out_of_the_match_leave_ends_the_game_for_the_player() -> None:
     seat.open.add(questions.out_of_match(()))
     assert not seat.open.take("y")  # watch or leave: y is not one of its answers
     assert seat.open.take("l") and seat.left
+
+
+def test_watching_tells_the_table_so_that_the_screen_follows_the_others() -> None:
+    """Issue 30, blocker 1: "watch" used to change nothing but a line on the screen, so the seat's
+    replica stayed at the hand it was voted out of and showed no move of the others."""
+    seat = Seat()
+    seat.replica.seats_out = {0: "silent"}
+    seat.open.add(questions.out_of_match(()))
+    assert seat.open.take("w") and not seat.left
+    seat.open.add(questions.come_back(3))
+    assert seat.open.take("n")
+    assert seat.node.told == [("watch",), ("watch",)]
+
+
+def test_a_silent_seat_connected_again_has_no_deadline_counted_down() -> None:
+    """Issue 30, blocker 2: the others saw Bob back, yet were told the table goes on without him by
+    itself; it does not any more (``Table.back``), and the screen says so instead of counting down."""
+    seat = Seat()
+    seat.open.add(silent(auto_at=300_000))
+    seat.json_screen.clock = lambda: seat.now
+    seat.json_open.add(silent(auto_at=300_000))
+    seat.now = 200_000
+    seat.replica.back = (2,)
+    seat.open.countdown()
+    seat.json_open.countdown()
+    seat.now = 295_000
+    seat.open.countdown()
+    seat.json_open.countdown()
+    text = " ".join(seat.text.getvalue().split())
+    assert "Bob is connected again: the table no longer goes on without Bob by itself" in text
+    assert "by itself in" not in text
+    said = [e for e in seat.events() if e["event"] == "countdown"]
+    assert said == [{"event": "countdown", "question": "silent", "seats": [2], "seconds": None, "back": [2]}]
+    seat.replica.back = ()  # gone again: the deadline holds again
+    seat.open.countdown()
+    assert "by itself in 5 s unless you answer" in " ".join(seat.text.getvalue().split())
 
 
 def test_the_deadline_of_a_silent_seat_is_counted_down() -> None:

@@ -48,7 +48,8 @@ def test_a_player_back_in_the_last_hand_is_offered_no_next_hand(tmp_path: Path) 
         back = spawn(tmp_path / "bob", "resume")
         children.append(back)
         back.expect(WATCH_OR_LEAVE)
-        assert "there is no next hand" in " ".join(plain(back.before).split())
+        said = " ".join(plain(back.before).split())
+        assert "there is no next hand" in said and "from the next hand" not in said, said
         back.sendline("table")
         back.expect(r"Durak · hand \d+ · ([^\r\n]*)")  # its title says whom the game waits for
         waiting = back.match.group(1)
@@ -59,6 +60,31 @@ def test_a_player_back_in_the_last_hand_is_offered_no_next_hand(tmp_path: Path) 
         back.expect(WATCH_OR_LEAVE)
         back.sendline("l")
         back.expect(pexpect.EOF)
+    finally:
+        for child in children:
+            child.close(force=True)
+
+
+def test_a_player_back_in_the_last_hand_who_watches_sees_it_to_its_end(tmp_path: Path) -> None:
+    """Issue 30, blocker 1: `w` used to show nothing (the seat's replica stayed at the hand it was voted
+    out of, its turn and all); the match then stayed unfinished in `games` for ever."""
+    children: list[pexpect.spawn] = []
+    try:
+        host = bob_dies_at_his_turn(tmp_path, "5", children)
+        host.expect("Bob was voted out in hand 1")
+        back = spawn(tmp_path / "bob", "resume")
+        children.append(back)
+        back.expect(WATCH_OR_LEAVE)
+        back.sendline("w")
+        back.expect("Match over")
+        back.expect(pexpect.EOF)
+        said = " ".join(plain(back.before).split())
+        assert "Lost the connection" not in said and "Your move" not in said, said
+        listing = spawn(tmp_path / "bob", "games")
+        children.append(listing)
+        listing.expect(pexpect.EOF)
+        line = next(row for row in plain(listing.before).split("\n") if "durak" in row.lower())
+        assert "finished" in line and "unfinished" not in line, line
     finally:
         for child in children:
             child.close(force=True)

@@ -76,6 +76,9 @@ class Seat0:
     def ask_to_return(self) -> None:
         self.told.append("ask_to_return")
 
+    def watch(self) -> None:
+        self.told.append("watch")
+
 
 def said(text: io.StringIO) -> str:
     return " ".join(text.getvalue().split())

@@ -369,6 +369,8 @@ class LanGame:
         if self.auto is not None or self.lines is None:
             if question.kind == questions.RETURN:
                 self._later_send.send_nowait(self.questions.ask_to_return)
+            elif question.kind == questions.OUT:
+                self._later_send.send_nowait(self.questions.answers.watch)
             return
         self.questions.add(question)
         if self.questions.current is question and not self.screen.summing_up:

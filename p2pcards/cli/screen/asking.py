@@ -31,6 +31,9 @@ MOOT_WHY = {
 COUNTDOWN_S = (120, 60, 30, 10)
 """Seconds before a silent seat's deadline at which the screen says how long is left."""
 
+BACK = -1
+"""The countdown mark of a question whose seats are connected again (no deadline to count)."""
+
 
 class Answers(Protocol):
     """Where the answers go: a ``p2pcards.net.node.Node`` (or a table's shell of the same shape)."""
@@ -40,6 +43,8 @@ class Answers(Protocol):
     def admit(self, seat: int, yes: bool) -> None: ...
 
     def ask_to_return(self) -> None: ...
+
+    def watch(self) -> None: ...
 
 
 class OpenQuestions:
@@ -147,12 +152,14 @@ class OpenQuestions:
             if meaning == "ask":
                 self.ask_to_return()
             else:
+                self.answers.watch()
                 self.screen.say(Text("You watch the others play on; type `return` at any time to ask to "
                                      "play again, `quit` to leave.", style="dim"))
         elif question.kind == questions.OUT:
             if meaning == "leave":
                 self.leave()
             else:
+                self.answers.watch()
                 self.screen.say(Text("You watch the others play on; `quit` leaves at any time.", style="dim"))
 
     # ------------------------------------------------------------------ as the table moves on
@@ -201,6 +208,19 @@ class OpenQuestions:
         question = self.current
         if question is None or question.kind != questions.SILENT or question.auto_at is None:
             return
+        back = [s for s in question.seats if s in self.screen.table.back]
+        if back:
+            if self._counted.get(question.step) != BACK:
+                self._counted[question.step] = BACK
+                who = words.join([self.screen.names[s] for s in back])
+                self.screen.term.emit({"event": "countdown", "question": question.kind,
+                                       "seats": list(question.seats), "seconds": None, "back": back})
+                self.screen.say(Text(f"{who} {'is' if len(back) == 1 else 'are'} connected again: the table "
+                                     f"no longer goes on without {who} by itself, only if you answer y.",
+                                     style="yellow"))
+            return
+        if self._counted.get(question.step) == BACK:
+            self._counted.pop(question.step)  # gone again: the deadline holds again
         left = (question.auto_at - self.screen.now_ms()) // 1000
         marks = [m for m in COUNTDOWN_S if left <= m]
         if not marks:

@@ -91,13 +91,16 @@ def playing_line(hand: int, playing: Sequence[int], names: Sequence[str]) -> Tex
 
 
 def contradicted_line(voters: Sequence[int], named: Sequence[int], step: int, names: Sequence[str],
-                      majority: bool = False) -> Text:
+                      majority: bool = False, last_hand: bool = False) -> Text:
     """The others went on without this seat's voice: by more than half of the table, or by their own
-    word (half the table or fewer, which binds nobody named)."""
+    word (half the table or fewer, which binds nobody named).  ``last_hand``: the match's last hand is
+    being played, so there is no next hand to be dealt in at."""
     who, gone = seat_names(voters, names), seat_names(named, names)
     if majority:
+        then = ("This is the match's last hand: you may watch it to its end." if last_hand else
+                "Type `return` to ask to be dealt in again from the next hand.")
         text = (f"{who}, more than half of the table, went on without {gone} at step {step}: they did not "
-                "hear from you in time. Type `return` to ask to be dealt in again from the next hand.")
+                f"hear from you in time. {then}")
     else:
         text = (f"Note: {who} went on without {gone} at step {step} by their own word. Half the table or "
                 "fewer binds nobody named: you stay in this game.")

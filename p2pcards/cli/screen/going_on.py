@@ -126,8 +126,10 @@ def _restoring(screen: GameScreen, event: out.Restoring) -> None:
 def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
     screen.term.emit({"event": "votes_contradicted", "step": event.step, "voters": list(event.voters),
                       "named": list(event.named), "majority": event.majority})
+    match = screen.table.match
+    left = None if match is None else match.hands_left()
     screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names,
-                                          event.majority))
+                                          event.majority, left is not None and left <= 1))
     if event.majority and not screen.replaying:
         ask_if_out(screen)
 

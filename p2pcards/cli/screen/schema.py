@@ -46,7 +46,7 @@ SCHEMA: dict[str, dict[str, Type]] = {
     "answer": {"question": str, "answer": str, "seats?": list},
     "moot": {"question": str, "seats": list, "reason": str},
     "restoring": {"step": int, "seats": list, "names": list},
-    "countdown": {"question": str, "seats": list, "seconds": int},
+    "countdown": {"question": str, "seats": list, "seconds": (int, N), "back?": list},
     "returning": {"hand": int},
     "away": {"hands": int, "first_hand": int, "verdicts": list, "why": (str, N)},
     "notice": {"seat?": (int, N), "message": str},
