@@ -62,6 +62,17 @@ class Clock:
         """Whether a frame of ``voice`` arrived within the connection clock (``policy``)."""
         return self.now - self.heard.get(voice, self.first_tick) < policy.DISCONNECTED_MS
 
+    def answer(self, go_on: bool, timeout_ms: int) -> None:
+        """The person's answer to the open question (``SilentSeats``): go on, or ask again after
+        another ``timeout_ms``."""
+        asked = self.asked
+        if asked is not None:
+            asked.go_on = go_on
+            if not go_on:
+                asked.ask_at = self.now + timeout_ms
+                asked.asked_at = -1
+                asked.go_on = None
+
     def back(self) -> tuple[int, ...]:
         """The voices the open question is about that were away when it was asked and are connected
         again now."""

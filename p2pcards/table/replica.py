@@ -151,14 +151,9 @@ class Table:
 
     def restore(self, journal: Iterable[bytes]) -> list[out.Output]:
         """Rebuild from this seat's journal (accepted messages in any order), then resume: re-send this
-        seat's messages of the open step and ask every peer for what it missed.  Never double-sign:
-        nothing new is signed until every peer that may hold what this seat signed before it
-        restarted — every other seat neither convicted nor out of the hand — sent a complete answer,
-        however long that takes (``Restoring`` tells its person whom it waits for; the others may
-        vote it silent meanwhile), so a seat restored from an old copy of its journal never says
-        something different for a step it already spoke at.
-        Returns the verdicts reached on the way (hands over, faults, refused frames) and what to
-        send.  An observer (seat None) restored from any peer's journal is how a game is verified."""
+        seat's messages of the open step and ask every peer for what it missed; sign nothing new until
+        every seat that may hold what it signed before answered (never double-sign, SPEC §9.6).  An
+        observer (seat None) restored from any peer's journal is how a game is verified."""
         self._init_secrets()
         self._restoring = True
         try:
@@ -196,10 +191,9 @@ class Table:
         att = self.attempt
         waiting = self._unanswered()
         if waiting:
-            raise ActionError(
-                f"this seat restarted: it waits for seats {list(waiting)} to say what it signed before it "
-                "restarted, so that it never signs two different moves for one step"
-            )
+            raise ActionError(f"this seat restarted: it waits for seats {list(waiting)} to say what it "
+                              "signed before it restarted, so that it never signs two different moves "
+                              "for one step")
         if att is None:
             raise ActionError("it is not your turn")
         assert self._signer is not None
@@ -211,13 +205,7 @@ class Table:
     def decide_silent(self, go_on: bool) -> list[out.Output]:
         """The person's answer to ``SilentSeats``: go on without the silent seats (the hand is void; in
         a two-player match, the match ends), or keep waiting (asked again after another timeout)."""
-        asked = self._clock.asked
-        if asked is not None:
-            asked.go_on = go_on
-            if not go_on:
-                asked.ask_at = self._clock.now + self.genesis.timeout_ms
-                asked.asked_at = -1
-                asked.go_on = None
+        self._clock.answer(go_on, self.genesis.timeout_ms)
         self._maybe_vote()
         self._settle()
         return self._flush()
@@ -234,13 +222,7 @@ class Table:
             return self._flush()
         gone = self._held.pending_gone
         if gone is not None and self.left_behind:
-            # Consent names a decision: signed at its step after its head, this return accepts the
-            # majority's decision there and nothing else (SPEC §6.5); sent to the table, it is also
-            # the request to be dealt in again.
-            self._asking_return = True
-            request = self._certificate("return", {}, step=gone.step, prev=gone.prev)
-            self._settle()
-            self._out.append(out.Send(request))
+            self._consent(gone.step, gone.prev, request=True)
         elif self._derived.out_seats().get(self.seat) in GONE:
             self._asking_return = True
             self._certificate("return", {})
@@ -249,18 +231,23 @@ class Table:
 
     def watch(self) -> list[out.Output]:
         """This seat's person watches the others play on without it: its voice consents to the
-        majority's decision that dealt it out (the same ``return``, signed at that decision's step
-        after its head, SPEC §6.5), so this replica follows the others' game to its end, but asks
-        nobody to deal it in again: the consent is journaled and sent to no other voice.  Nothing is
-        signed when no majority's decision is pending: a minority's word binds its signer alone, and
-        this replica keeps its own view of the game."""
-        if self.seat is None or not self._voices.is_person(self.seat):
-            return self._flush()
+        majority's decision that dealt it out (SPEC §6.3), asking nobody to deal it in again.  After a
+        minority's word nothing is signed: that word binds its signer alone."""
         gone = self._held.pending_gone
-        if gone is not None and self.left_behind:
-            self._certificate("return", {}, step=gone.step, prev=gone.prev)
-            self._settle()
+        person = self.seat is not None and self._voices.is_person(self.seat)
+        if person and gone is not None and self.left_behind:
+            self._consent(gone.step, gone.prev, request=False)
         return self._flush()
+
+    def _consent(self, step: int, prev: bytes, *, request: bool) -> None:
+        """Consent names a decision: this voice's return signed at ``step`` after ``prev`` accepts the
+        decision there and nothing else (SPEC §6.5); sent to the table (``request``), it is also the
+        request to be dealt in again."""
+        self._asking_return = self._asking_return or request
+        signed = self._certificate("return", {}, step=step, prev=prev)
+        self._settle()
+        if request:
+            self._out.append(out.Send(signed))
 
     def tick(self, now: int) -> list[out.Output]:
         """The local time in milliseconds: retries, and votes when seats stay silent."""
@@ -370,12 +357,7 @@ class Table:
         return self._held.votes_held()
 
     def digest(self) -> bytes:
-        """What every honest replica agrees on: the final hands, the attempt being played and its
-        state, the seats out and the end of the match (``protocol/SPEC.md``, the table digest):
-
-            SHA-256("p2pcards/table/v3" 00 ‖ encode([finals, boundary, current, out, over,
-                                                      abandoned, stopped]))
-        """
+        """What every honest replica agrees on (``protocol/SPEC.md``, the table digest; ``Derivation``)."""
         return self._derived.digest(self._setup.chain.head)
 
     # ---- what the derivation holds (read-only here)
@@ -427,10 +409,8 @@ class Table:
         if self.seat is not None and self._master is not None and self._secrets is None:
             self._secrets = SeatSecrets(self._master, self.game_id)
         if self._derived.dealer_factory is None:
-            factory = self._given_factory
-            if factory is None:
-                factory = contribute.dealer_factory(self.genesis, self.rules, self.seat, self._secrets)
-            self._derived.dealer_factory = factory
+            self._derived.dealer_factory = self._given_factory or contribute.dealer_factory(
+                self.genesis, self.rules, self.seat, self._secrets)
 
     # ================================================================ ingestion (SPEC §9)
 
@@ -445,10 +425,9 @@ class Table:
 
     def _drain(self) -> None:
         while self._inbox:
-            peer, item, depth = self._inbox.popleft()
-            self._ingest(peer, item, depth=depth)
+            self._ingest(*self._inbox.popleft())
 
-    def _ingest(self, peer: int | None, item: bytes | SignedMessage, *, depth: int) -> None:
+    def _ingest(self, peer: int | None, item: bytes | SignedMessage, depth: int) -> None:
         told, queued = self._intake.take(peer, item, depth=depth, restoring=self._restoring)
         self._out += told
         self._inbox.extend(queued)
@@ -457,11 +436,8 @@ class Table:
         """The peers a restored seat still waits for (never double-sign, SPEC §9.6): every other seat
         that has not sent a complete answer since the restart, unless it is a cheater (its word proves
         nothing) or out of the hand being played (``claims.restore_wait``)."""
-        if not self._intake.catchup_from:
-            return ()
-        return claims.restore_wait(
-            self._intake.catchup_from, self.n, self._held.cheaters, self._derived.out_seats()
-        )
+        wait, cheaters = self._intake.catchup_from, self._held.cheaters
+        return claims.restore_wait(wait, self.n, cheaters, self._derived.out_seats()) if wait else ()
 
     # ================================================================ making our messages
 
@@ -473,7 +449,7 @@ class Table:
         """Sign our message and take it as if it had arrived: it goes through every check."""
         if self._signer is not None and not self._signer.contributes(kind):
             return
-        self._ingest(self.seat, self._signed(kind, body, step=step, prev=prev), depth=0)
+        self._ingest(self.seat, self._signed(kind, body, step=step, prev=prev), 0)
 
     def _certificate(
         self, kind: str, body: Any, *, step: int | None = None, prev: bytes | None = None
@@ -573,8 +549,7 @@ class Table:
         (``policy.consents_to_word``): a return at the word's step after its head."""
         word = held.consent_due(self._held, self._voices.among(self._unanswered()))
         if word is not None and self.seat is not None:
-            self._asking_return = True
-            self._certificate("return", {}, step=word.step, prev=word.prev)
+            self._consent(word.step, word.prev, request=True)
 
     def _maybe_vote(self) -> None:
         """A claim due at the open step (``clocks.claim_due``).  Only people sign: a computer seat never
