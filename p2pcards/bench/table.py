@@ -19,6 +19,7 @@ from typing import Any
 
 from p2pcards import deal, games
 from p2pcards.games.rng import Rng
+from p2pcards.room import interpret
 from p2pcards.store.game import GameStore
 from p2pcards.table import ingest, signer
 from p2pcards.table import outputs as out
@@ -127,24 +128,35 @@ def _one_hand(game: str, n: int, options: dict[str, Any], seed: int, home: str) 
     counts = {"messages": 0, "frames": 0, "bytes": 0}
     done = [False] * n
 
+    class Bench:
+        """The room's scheduler for one timed hand: a FIFO of frames, turns played at random."""
+
+        def persist(self, seat: int, payload: bytes, own: bool) -> None:
+            stores[seat].persist(payload, own)
+            counts["messages"] += own
+
+        def keep(self, seat: int, label: str, secret: bytes) -> None:
+            stores[seat].keep(label, secret)
+
+        def send(self, seat: int, payload: bytes, to: int | None) -> None:
+            for j in range(n):
+                if j != seat and (to is None or to == j):
+                    queue.append((j, seat, payload))
+                    counts["frames"] += 1
+                    counts["bytes"] += len(payload) + 4
+
+        def turn(self, seat: int, turn: out.YourTurn) -> None:
+            text = tables[seat].rules.action_text(rng.choice(list(turn.view.legal_actions)))
+            interpret(seat, tables[seat].local_action(text), self)
+
+        def event(self, seat: int, event: out.Event) -> None:
+            if isinstance(event, (out.HandOver, out.MatchOver, out.Fault)):
+                done[seat] = True
+
+    bench = Bench()
+
     def handle(i: int, outputs: list[out.Output]) -> None:
-        for o in outputs:
-            if isinstance(o, out.Persist):
-                stores[i].persist(o.payload, o.own)
-                counts["messages"] += o.own
-            elif isinstance(o, out.KeepSecret):
-                stores[i].keep(o.label, o.secret)
-            elif isinstance(o, out.Send):
-                for j in range(n):
-                    if j != i and (o.to is None or o.to == j):
-                        queue.append((j, i, o.payload))
-                        counts["frames"] += 1
-                        counts["bytes"] += len(o.payload) + 4
-            elif isinstance(o, out.YourTurn):
-                text = tables[i].rules.action_text(rng.choice(list(o.view.legal_actions)))
-                handle(i, tables[i].local_action(text))
-            elif isinstance(o, (out.HandOver, out.MatchOver, out.Fault)):
-                done[i] = True
+        interpret(i, outputs, bench)
 
     clock = _Clock()
     started = time.perf_counter()
