@@ -148,6 +148,17 @@ CASES: tuple[Case, ...] = (
             game="azi", peers=3, under=(1,), dealer="seeded", seek="ace-turned-up", seeds=(55,)),
     _honest("1.6.5", "Azi: a hand ends azi and is played again (A14: the same dealer, the pot carried)",
             game="azi", peers=3, under=(1,), dealer="seeded", seek="azi-replay", seeds=(3,)),
+    # Computer players and watchers (played move by move: conformance_probes).
+    Case("1.7.1", "seat 2 is a computer run by the program's machine, seat 3 one run by seat 1's",
+         "play to the end with the computer players and agree on the sealed hands and the table digest with "
+         "every other replica", game="durak", peers=4, dealer="seeded", probe="runs-a-computer"),
+    Case("1.7.2", "the program plays a computer seat that seat 1's machine runs",
+         "play to the end as a computer player and agree on the sealed hands and the table digest with every "
+         "other replica", dealer="seeded", probe="is-a-computer"),
+    Case("1.7.3", "Azi: seat 3 runs out of chips and watches; then seat 2 goes silent for good at its turn",
+         "play on while a seat watches, count the watcher's vote (SPEC §6.1: it keeps its voice), go on "
+         "without seat 2 by the majority of three voices of four, and end as our replica does",
+         game="azi", peers=4, dealer="seeded", options=(("bankroll", 100),), probe="watcher-votes"),
     # 2 The program's own moves.
     Case("2.1.1", "an illegal move is demanded at every turn",
          "refuse each move the rules forbid without sending anything, and play the legal one",

@@ -257,6 +257,14 @@ def _votes_per_key() -> object:
     return _claims().voices_playing(Voices((0, 1, 2, 2)), (0, 1, 2, 3))
 
 
+def _watcher_votes() -> object:
+    from p2pcards.table.voices import Voices
+
+    # Seat 3 is out of chips and watches: at the table, holding no key, and still a voice (SPEC §6.1).
+    at = _claims().StepView(9, bytes(32), (0, 1, 2, 3), (0, 1, 2), (2,))
+    return _claims().claim_problem("void_vote", Voices((0, 1, 2, 3)), 3, (2,), at)
+
+
 def _spades_total(bids: tuple[int, ...], tricks: tuple[int, ...], bags: int = 0) -> object:
     from p2pcards.games.spades.scoring import score_team
 
@@ -405,6 +413,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("votes-per-key", "table", "counts the seats' keys as voices, a person's computer players too",
            "p2pcards.table.claims:voices_playing", "    return voices.among(at_table)",
            "    return tuple(sorted(set(at_table)))", _votes_per_key),
+    Mutant("watcher-vote-refused", "table", "refuses the vote of a seat out of chips that watches, as one "
+           "that holds no key", "p2pcards.table.claims:claim_problem", "    if signer not in at.at_table:",
+           "    if signer not in at.holders:", _watcher_votes, likely=("1.7.3",)),
     Mutant("votes-never-spent", "table", "never counts a vote as spent once a voice it names played on",
            "p2pcards.table.claims:spent", "    return any(v not in claim_names for v in later)",
            "    return False", lambda: _claims().spent((2,), (0, 1))),

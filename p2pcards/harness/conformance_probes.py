@@ -311,6 +311,8 @@ class Probe:
     game: str = "durak"
     peers: int = 3
     computers: tuple[tuple[int, int], ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+    seed: int = 1
 
 
 def _then_the_real_move(ls: Lockstep, move: bytes, problems: list[str]) -> list[str]:
@@ -602,6 +604,70 @@ def _anothers_abandon(ls: Lockstep) -> list[str]:
     return _ends(ls, 1)
 
 
+def _played_through(ls: Lockstep) -> list[str]:
+    """An ordinary game with computer players at the table (the genesis' ``computers``), played to its
+    end: the program moved, ended as our replica in seat 1, and holds as many hands sealed."""
+    problems = _to_the_end(ls)
+    mine, theirs = len(ls.program.hands_played), len(ls.tables[1].hands_played)
+    if not problems and mine != theirs:
+        problems.append(f"the program holds {mine} hands sealed; our replica in seat 1 {theirs}")
+    return problems
+
+
+def _watching(table: Table | PipeTable) -> list[int]:
+    """The seats out of chips (Azi) that still watch, as our replica's match has them."""
+    match = None if isinstance(table, PipeTable) else table.match
+    if match is None:
+        return []
+    return [s.seat for s in match.standings().seats if s.status == "out"]
+
+
+def _watcher_votes(ls: Lockstep) -> list[str]:
+    """Azi, four seats, a small bankroll: a seat other than the program runs out of chips and watches
+    (A15), keeping its voice (SPEC §6.1). The program plays on with the watcher at the table; then a
+    third seat, still playing, goes silent for good at its turn. The program, the last player of ours
+    and the watcher are three voices of four, a majority only with the watcher's vote: they go on
+    without the silent seat, and the program must end as our replica does."""
+    me = ls.under
+    ours = [s for s in range(ls.peers) if s != me]
+    if not ls.play_until(lambda: bool(_watching(ls.tables[ours[0]]))):
+        # The game stops at a turn nobody takes: the program's, when it plays no card (the root cause).
+        idle = [] if ls.moves.get(me) else [f"seat {me} (the program) made no move of its own in the game"]
+        return [*idle, "no seat ran out of chips (the probe could not be set up)"]
+    watcher = _watching(ls.tables[ours[0]])[0]
+    if watcher == me or ls.tables[ours[0]].over:
+        return ["the program ran out of chips first, or the match ended (the probe could not be set up)"]
+    silent = max(s for s in ours if s != watcher)
+    player = min(s for s in ours if s != watcher)
+    if not ls.play_until(lambda: bool(ls.turns.get(silent))):
+        return [f"seat {silent} never had a turn while seat {watcher} watched (the probe could not be "
+                "set up)"]
+    ls.gone = {silent}
+    ls.run_for(60_000)
+    problems = []
+    if silent not in ls.tables[player].seats_out:
+        problems.append(f"our replica in seat {player} never went on without seat {silent} (the probe could "
+                        "not be set up)")
+    # Without the watcher's vote the two players left are half of the voices: each would deal seat
+    # `silent` out by its own abandon ('unconfirmed'), not by the majority's decision ('silent').
+    mine, theirs = ls.program.seats_out.get(silent), ls.tables[player].seats_out.get(silent)
+    if not problems and mine != theirs:
+        problems.append(f"the program has seat {silent} out as {mine!r}; our replica in seat {player}, with "
+                        f"the watcher's vote counted, as {theirs!r}")
+    return problems + _to_the_end_with(ls, player)
+
+
+def _to_the_end_with(ls: Lockstep, ours: int) -> list[str]:
+    ls.play_until(lambda: all(t.over or t.stopped is not None for s, t in ls.tables.items()
+                              if s not in ls.gone), limit=2_000)
+    problems = []
+    if not ls.moves.get(ls.under):
+        problems.append(f"seat {ls.under} (the program) made no move of its own in the whole game")
+    if not ls.program.over:
+        problems.append("the program's game is not over where our replicas' is")
+    return problems + _ends(ls, ours)
+
+
 def _author(payload: bytes) -> int | None:
     with _quiet():
         return SignedMessage.from_bytes(payload).seat
@@ -628,13 +694,17 @@ PROBES: dict[str, Probe] = {
     "anothers-abandon": Probe(_anothers_abandon, peers=4),
     "late-vote": Probe(_late_vote, peers=4),
     "machine-silent": Probe(_machine_silent, peers=4, computers=((3, 2),)),
+    "runs-a-computer": Probe(_played_through, peers=4, computers=((2, 0), (3, 1))),
+    "is-a-computer": Probe(_played_through, computers=((0, 1),)),
+    "watcher-votes": Probe(_watcher_votes, game="azi", peers=4, options=(("bankroll", 100),)),
 }
 
 
-def run_probe(name: str, command: str, seed: int = 1) -> list[str]:
+def run_probe(name: str, command: str, seed: int | None = None) -> list[str]:
     """The problems the probe ``name`` found with the program (none: it passed)."""
     probe = PROBES[name]
-    ls = Lockstep(probe.game, probe.peers, command, seed=seed, computers=probe.computers)
+    ls = Lockstep(probe.game, probe.peers, command, seed=probe.seed if seed is None else seed,
+                  options=dict(probe.options), computers=probe.computers)
     try:
         ls.start()
         ls.settle()

@@ -21,7 +21,9 @@ SWEEP = [
     ("abandon-claims", "4.3.1"), ("abandon-claims", "4.4.2"), ("abandon-claims", "5.1.3"),
     ("abandon-claims", "5.3.4"),
     ("abandon", "1.4.1"), ("abandon", "3.1.3"), ("abandon", "4.1.2"),
-    ("follow", "1.2.1"), ("follow", "3.3.2"), ("follow", "4.1.1"), ("follow", "5.3.4"), ("follow", "5.4.1"),
+    ("abandon-claims", "1.7.1"), ("abandon", "1.7.2"), ("abandon", "1.7.3"),
+    ("follow", "1.2.1"), ("follow", "1.7.3"), ("follow", "3.3.2"), ("follow", "4.1.1"), ("follow", "5.3.4"),
+    ("follow", "5.4.1"),
 ]
 
 

@@ -62,6 +62,8 @@ CAUGHT = [
     ("votes-never-spent", "5.3.9", "the program ended (over, by its own word, seats out)"),
     ("tie-at-target-ends", "1.6.2", "seat 2 (the program) named seat 0 bad-message"),
     ("equivocation-unnoticed", "4.1.5", "never named it for equivocation"),
+    ("watcher-vote-refused", "1.7.3", "the program has seat 2 out as None; our replica in seat 1, with the "
+     "watcher's vote counted, as 'silent'"),
 ]
 
 
