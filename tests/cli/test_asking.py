@@ -249,3 +249,39 @@ def test_a_seat_voted_out_in_the_last_hand_of_a_series_is_not_offered_a_next_one
     seat.replica.match = games.load("durak", players=3, series_hands=3).new_match(0)
     more = out_question(seat.screen)
     assert more is not None and more.kind == questions.RETURN
+
+
+def test_a_player_connected_while_the_others_are_asked_is_said_to_be_dealt_out_only_by_a_yes() -> None:
+    """Issue 30, item 5: the screen said the table goes on by itself while the slow player, still
+    connected, was thinking — and the program did so.  It says what the program does instead: nothing
+    against a connected player, unless its person answers y."""
+    from p2pcards.cli.screen.going_on import RENDERERS
+    from p2pcards.table import outputs as out
+
+    seat = Seat()
+    seat.screen.asker = seat.open.add
+    seat.json_screen.asker = seat.json_open.add
+    seat.json_screen.clock = lambda: seat.now
+    seat.replica.back = (2,)
+    seat.now = 300_000
+    event = out.SilentSeats(40, (2,), 300_000, True, 600_000, True, (2,))
+    RENDERERS[out.SilentSeats](seat.screen, event)
+    RENDERERS[out.SilentSeats](seat.json_screen, event)
+    seat.open.show()
+    seat.json_open.show()
+    seat.now = 595_000
+    seat.open.countdown()
+    seat.json_open.countdown()
+    text = " ".join(seat.text.getvalue().split())
+    assert "The table goes on without them by itself in 5 min only if Bob's laptop has gone quiet by then: " \
+           "while it still sends, Bob may be thinking, and your program does not go on without them unless " \
+           "you answer y." in text
+    assert "unless you answer." not in text and "connected again" not in text  # no countdown for him
+    said = [e for e in seat.events() if e["event"] == "silent"]
+    assert said and said[0]["connected"] == [2]
+    seat.now = 601_000
+    seat.open.countdown()
+    seat.open.countdown()
+    text = " ".join(seat.text.getvalue().split())
+    assert text.count("The deadline passed, but Bob is still connected: your program keeps waiting; answer y "
+                      "to go on without Bob.") == 1

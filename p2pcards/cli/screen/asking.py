@@ -33,6 +33,8 @@ COUNTDOWN_S = (120, 60, 30, 10)
 
 BACK = -1
 """The countdown mark of a question whose seats are connected again (no deadline to count)."""
+KEPT = -2
+"""The mark of a question whose deadline passed while its seats were connected (the program waits)."""
 
 
 class Answers(Protocol):
@@ -209,19 +211,28 @@ class OpenQuestions:
         if question is None or question.kind != questions.SILENT or question.auto_at is None:
             return
         back = [s for s in question.seats if s in self.screen.table.back]
+        left = (question.auto_at - self.screen.now_ms()) // 1000
         if back:
-            if self._counted.get(question.step) != BACK:
+            who = words.join([self.screen.names[s] for s in back])
+            if left <= 0 and self._counted.get(question.step) != KEPT:
+                # The deadline passed and the program did nothing on its person's behalf: say so.
+                self._counted[question.step] = KEPT
+                self.screen.say(Text(f"The deadline passed, but {who} {'is' if len(back) == 1 else 'are'} "
+                                     "still connected: your program keeps waiting; answer y to go on without "
+                                     f"{who}.", style="yellow"))
+                return
+            if self._counted.get(question.step) not in (BACK, KEPT):
                 self._counted[question.step] = BACK
-                who = words.join([self.screen.names[s] for s in back])
+                if back == question.fields.get("connected"):
+                    return  # connected all along: the question itself said what the program does
                 self.screen.term.emit({"event": "countdown", "question": question.kind,
                                        "seats": list(question.seats), "seconds": None, "back": back})
                 self.screen.say(Text(f"{who} {'is' if len(back) == 1 else 'are'} connected again: the table "
                                      f"no longer goes on without {who} by itself, only if you answer y.",
                                      style="yellow"))
             return
-        if self._counted.get(question.step) == BACK:
+        if self._counted.get(question.step) in (BACK, KEPT):
             self._counted.pop(question.step)  # gone again: the deadline holds again
-        left = (question.auto_at - self.screen.now_ms()) // 1000
         marks = [m for m in COUNTDOWN_S if left <= m]
         if not marks:
             return
