@@ -42,6 +42,10 @@ class Replica:
     returning: bool = False
     match: object = None
     back: tuple[int, ...] = ()
+    votes: list[Any] = field(default_factory=list)
+
+    def votes_held(self) -> list[Any]:
+        return self.votes
 
 
 @dataclass
@@ -285,3 +289,27 @@ def test_a_player_connected_while_the_others_are_asked_is_said_to_be_dealt_out_o
     text = " ".join(seat.text.getvalue().split())
     assert text.count("The deadline passed, but Bob is still connected: your program keeps waiting; answer y "
                       "to go on without Bob.") == 1
+
+
+@dataclass(frozen=True)
+class Vote:
+    seat: int
+    step: int
+
+
+def test_the_screen_says_when_the_program_went_on_for_its_person() -> None:
+    """Issue 30, item 5: what a program does on its person's behalf is said plainly.  The table went
+    on without Bob: after this seat's own vote (nobody answered, Bob gone), the screen says the program
+    did it; after the others' votes alone, it does not claim so."""
+    for own in (True, False):
+        seat = Seat()
+        seat.open.add(silent())
+        seat.replica.votes = [Vote(0, 40)] if own else [Vote(1, 40)]
+        seat.replica.seats_out = {2: "silent"}
+        seat.replica.chain.step = 41
+        seat.replica.waiting_for = (1,)
+        seat.open.prune()
+        text = " ".join(seat.text.getvalue().split())
+        said = "You did not answer, and nothing came from Bob any more: at the deadline your program " \
+               "went on without Bob for you."
+        assert (said in text) == own, text

@@ -178,12 +178,26 @@ class OpenQuestions:
                                    "reason": reason})
             self.screen.term.withdraw(question.prompt)
             self._gone = (question, reason)
-            if reason == "spoke" and not self.screen.replaying:
-                who = words.join([self.screen.names[s] for s in question.seats])
+            if self.screen.replaying:
+                continue
+            who = words.join([self.screen.names[s] for s in question.seats])
+            if reason == "spoke":
                 self.screen.say(Text(f"{who} answered after all: no need to decide.", style="dim"))
+            elif self._went_on_by_itself(question, reason):
+                # What the program did on its person's behalf, said plainly (SPEC §10).
+                self.screen.say(Text(f"You did not answer, and nothing came from {who} any more: at the "
+                                     f"deadline your program went on without {who} for you.", style="yellow"))
         self.open = kept
         if self.returning and self.screen.me not in self.screen.table.seats_out:
             self.returning = False
+
+    def _went_on_by_itself(self, question: Question, reason: str) -> bool:
+        """Whether the table went past an unanswered silent question with this seat's vote at its step:
+        the program voted for its person, at the deadline (only once the seats were gone, SPEC §10)."""
+        if question.kind != questions.SILENT or reason != "went on":
+            return False
+        me = self.screen.me
+        return any(v.seat == me and v.step == question.step for v in self.screen.table.votes_held())
 
     def _moot(self, question: Question) -> str | None:
         table = self.screen.table
