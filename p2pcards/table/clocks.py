@@ -29,9 +29,9 @@ class Asked:
     end_match: bool
     go_on: bool | None = None
     asked_at: int = -1
-    away: tuple[int, ...] = ()
-    """The voices of ``seats`` seen disconnected while the question was open: if one is connected
-    again (its messages arrive), nobody's answer goes on without it — only the person's."""
+    awaited: tuple[int, ...] = ()
+    """The voices the open step awaits: while one of them is connected (its frames arrive, a computer
+    seat's counting for its runner), nobody's answer goes on without it — only the person's yes."""
 
 
 @dataclass
@@ -74,10 +74,10 @@ class Clock:
                 asked.go_on = None
 
     def back(self) -> tuple[int, ...]:
-        """The voices the open question is about that were away when it was asked and are connected
-        again now."""
+        """The voices the open question awaits that are connected now (a person thinking, or back):
+        the program does not deal them out by itself, only its person's answer does."""
         asked = self.asked
-        return () if asked is None else tuple(v for v in asked.away if self.connected(v))
+        return () if asked is None else tuple(v for v in asked.awaited if self.connected(v))
 
     def first(self, now: int) -> None:
         """The first tick.  Times noted before it (at start or restore) were noted at an unknown time:
@@ -160,14 +160,14 @@ def claim_due(
                 return [], None
             go = True
         elif asked.asked_at >= 0:
-            gone = [v for v in voices.among(seats) if v not in asked.away and not clock.connected(v)]
-            asked.away = tuple(sorted((*asked.away, *gone)))
+            # Nobody's answer deals out only voices that are gone: one whose frames arrive is a
+            # person thinking (or back), and only our person may decide to go on without them.
             if clock.now - asked.asked_at < timeout or clock.back():
-                return [], None  # back and connected: dealt out only by the person's own answer
-            go = True  # the person did not answer: the screen counted this down
+                return [], None
+            go = True  # the person did not answer, and the awaited are gone: the screen counted this down
         elif clock.now >= asked.ask_at:
             asked.asked_at = clock.now
-            asked.away = tuple(v for v in voices.among(seats) if not clock.connected(v))
+            asked.awaited = claim.awaited
             question = out.SilentSeats(
                 att.step, seats, waited, True, clock.now + timeout, end_match, claim.awaited
             )

@@ -157,8 +157,9 @@ class Seating:
 class SilentSeats:
     """The table has waited ``waited_ms`` for ``seats`` at ``step``.  If ``ask`` is set, ask the person:
     keep waiting, or go on without them (``Table.decide_silent``)?  Without an answer the table goes
-    on by itself at the local time ``auto_at``.  ``end_match``: only two players are left, so going
-    on means ending the match (it is recorded as abandoned)."""
+    on by itself at the local time ``auto_at`` — only if the awaited are disconnected then
+    (``Table.back`` names those connected: never dealt out by nobody's answer).  ``end_match``: only
+    two players are left, so going on means ending the match (it is recorded as abandoned)."""
 
     step: int
     seats: tuple[int, ...]

@@ -308,9 +308,9 @@ class Table:
 
     @property
     def back(self) -> tuple[int, ...]:
-        """The voices the open question about silent seats names that went away while it was open and
-        are connected again (their frames arrive): the table goes on without them only by its
-        person's answer, never at the question's deadline."""
+        """The voices the open question about silent seats awaits that are connected (their frames
+        arrive, a computer seat's counting for its runner): thinking, or back.  The table goes on
+        without them only by its person's answer, never at the question's deadline."""
         return self._clock.back()
 
     @property

@@ -42,6 +42,10 @@ class Replica:
     returning: bool = False
     match: object = None
     back: tuple[int, ...] = ()
+    votes: list[Any] = field(default_factory=list)
+
+    def votes_held(self) -> list[Any]:
+        return self.votes
 
 
 @dataclass
@@ -249,3 +253,63 @@ def test_a_seat_voted_out_in_the_last_hand_of_a_series_is_not_offered_a_next_one
     seat.replica.match = games.load("durak", players=3, series_hands=3).new_match(0)
     more = out_question(seat.screen)
     assert more is not None and more.kind == questions.RETURN
+
+
+def test_a_player_connected_while_the_others_are_asked_is_said_to_be_dealt_out_only_by_a_yes() -> None:
+    """Issue 30, item 5: the screen said the table goes on by itself while the slow player, still
+    connected, was thinking — and the program did so.  It says what the program does instead: nothing
+    against a connected player, unless its person answers y."""
+    from p2pcards.cli.screen.going_on import RENDERERS
+    from p2pcards.table import outputs as out
+
+    seat = Seat()
+    seat.screen.asker = seat.open.add
+    seat.json_screen.asker = seat.json_open.add
+    seat.json_screen.clock = lambda: seat.now
+    seat.replica.back = (2,)
+    seat.now = 300_000
+    event = out.SilentSeats(40, (2,), 300_000, True, 600_000, True, (2,))
+    RENDERERS[out.SilentSeats](seat.screen, event)
+    RENDERERS[out.SilentSeats](seat.json_screen, event)
+    seat.open.show()
+    seat.json_open.show()
+    seat.now = 595_000
+    seat.open.countdown()
+    seat.json_open.countdown()
+    text = " ".join(seat.text.getvalue().split())
+    assert "The table goes on without them by itself in 5 min only if Bob's laptop has gone quiet by then: " \
+           "while it still sends, Bob may be thinking, and your program does not go on without them unless " \
+           "you answer y." in text
+    assert "unless you answer." not in text and "connected again" not in text  # no countdown for him
+    said = [e for e in seat.events() if e["event"] == "silent"]
+    assert said and said[0]["connected"] == [2]
+    seat.now = 601_000
+    seat.open.countdown()
+    seat.open.countdown()
+    text = " ".join(seat.text.getvalue().split())
+    assert text.count("The deadline passed, but Bob is still connected: your program keeps waiting; answer y "
+                      "to go on without Bob.") == 1
+
+
+@dataclass(frozen=True)
+class Vote:
+    seat: int
+    step: int
+
+
+def test_the_screen_says_when_the_program_went_on_for_its_person() -> None:
+    """Issue 30, item 5: what a program does on its person's behalf is said plainly.  The table went
+    on without Bob: after this seat's own vote (nobody answered, Bob gone), the screen says the program
+    did it; after the others' votes alone, it does not claim so."""
+    for own in (True, False):
+        seat = Seat()
+        seat.open.add(silent())
+        seat.replica.votes = [Vote(0, 40)] if own else [Vote(1, 40)]
+        seat.replica.seats_out = {2: "silent"}
+        seat.replica.chain.step = 41
+        seat.replica.waiting_for = (1,)
+        seat.open.prune()
+        text = " ".join(seat.text.getvalue().split())
+        said = "You did not answer, and nothing came from Bob any more: at the deadline your program " \
+               "went on without Bob for you."
+        assert (said in text) == own, text

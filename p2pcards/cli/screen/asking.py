@@ -33,6 +33,8 @@ COUNTDOWN_S = (120, 60, 30, 10)
 
 BACK = -1
 """The countdown mark of a question whose seats are connected again (no deadline to count)."""
+KEPT = -2
+"""The mark of a question whose deadline passed while its seats were connected (the program waits)."""
 
 
 class Answers(Protocol):
@@ -176,12 +178,26 @@ class OpenQuestions:
                                    "reason": reason})
             self.screen.term.withdraw(question.prompt)
             self._gone = (question, reason)
-            if reason == "spoke" and not self.screen.replaying:
-                who = words.join([self.screen.names[s] for s in question.seats])
+            if self.screen.replaying:
+                continue
+            who = words.join([self.screen.names[s] for s in question.seats])
+            if reason == "spoke":
                 self.screen.say(Text(f"{who} answered after all: no need to decide.", style="dim"))
+            elif self._went_on_by_itself(question, reason):
+                # What the program did on its person's behalf, said plainly (SPEC §10).
+                self.screen.say(Text(f"You did not answer, and nothing came from {who} any more: at the "
+                                     f"deadline your program went on without {who} for you.", style="yellow"))
         self.open = kept
         if self.returning and self.screen.me not in self.screen.table.seats_out:
             self.returning = False
+
+    def _went_on_by_itself(self, question: Question, reason: str) -> bool:
+        """Whether the table went past an unanswered silent question with this seat's vote at its step:
+        the program voted for its person, at the deadline (only once the seats were gone, SPEC §10)."""
+        if question.kind != questions.SILENT or reason != "went on":
+            return False
+        me = self.screen.me
+        return any(v.seat == me and v.step == question.step for v in self.screen.table.votes_held())
 
     def _moot(self, question: Question) -> str | None:
         table = self.screen.table
@@ -209,19 +225,28 @@ class OpenQuestions:
         if question is None or question.kind != questions.SILENT or question.auto_at is None:
             return
         back = [s for s in question.seats if s in self.screen.table.back]
+        left = (question.auto_at - self.screen.now_ms()) // 1000
         if back:
-            if self._counted.get(question.step) != BACK:
+            who = words.join([self.screen.names[s] for s in back])
+            if left <= 0 and self._counted.get(question.step) != KEPT:
+                # The deadline passed and the program did nothing on its person's behalf: say so.
+                self._counted[question.step] = KEPT
+                self.screen.say(Text(f"The deadline passed, but {who} {'is' if len(back) == 1 else 'are'} "
+                                     "still connected: your program keeps waiting; answer y to go on without "
+                                     f"{who}.", style="yellow"))
+                return
+            if self._counted.get(question.step) not in (BACK, KEPT):
                 self._counted[question.step] = BACK
-                who = words.join([self.screen.names[s] for s in back])
+                if back == question.fields.get("connected"):
+                    return  # connected all along: the question itself said what the program does
                 self.screen.term.emit({"event": "countdown", "question": question.kind,
                                        "seats": list(question.seats), "seconds": None, "back": back})
                 self.screen.say(Text(f"{who} {'is' if len(back) == 1 else 'are'} connected again: the table "
                                      f"no longer goes on without {who} by itself, only if you answer y.",
                                      style="yellow"))
             return
-        if self._counted.get(question.step) == BACK:
+        if self._counted.get(question.step) in (BACK, KEPT):
             self._counted.pop(question.step)  # gone again: the deadline holds again
-        left = (question.auto_at - self.screen.now_ms()) // 1000
         marks = [m for m in COUNTDOWN_S if left <= m]
         if not marks:
             return

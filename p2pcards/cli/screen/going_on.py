@@ -141,17 +141,21 @@ def _silent(screen: GameScreen, event: out.SilentSeats) -> None:
     names = [screen.real_names[s] for s in event.seats]
     auto_in = None if event.auto_at is None else max(0, (event.auto_at - screen.now_ms()) // 1000)
     waited = event.waited_ms // 1000
+    awaited = event.awaited or event.seats
+    # The awaited (voices, as the question names them) whose frames arrive: a person thinking, whom
+    # the program never deals out by itself (SPEC §10).
+    connected = tuple(s for s in awaited if s in screen.table.back)
     screen.term.emit({"event": "silent", "step": event.step, "seats": list(event.seats), "names": names,
                       "waited_s": waited, "ask": event.ask, "auto_in_s": auto_in,
-                      "end_match": event.end_match})
+                      "end_match": event.end_match, "connected": list(connected)})
     if not event.ask:
         return
-    awaited = event.awaited or event.seats
     quiet = tuple(s for s in event.seats if s not in awaited)
     shown = describe.seat_names(awaited, screen.names)
     quiet_shown = describe.seat_names(quiet, screen.names) if quiet else ""
     screen.ask(questions.silent(shown, len(awaited) > 1, waited, event.end_match, auto_in, event.seats,
-                                event.step, event.auto_at, quiet_shown))
+                                event.step, event.auto_at, quiet_shown, connected,
+                                describe.seat_names(connected, screen.names) if connected else ""))
 
 
 def _return_asked(screen: GameScreen, event: out.ReturnAsked) -> None:

@@ -67,9 +67,12 @@ def _words(**meanings: tuple[str, ...]) -> dict[str, str]:
 
 
 def silent(names: str, plural: bool, waited_s: int, end_match: bool, auto_in_s: int | None,
-           seats: tuple[int, ...], step: int, auto_at: int | None, quiet: str = "") -> Question:
+           seats: tuple[int, ...], step: int, auto_at: int | None, quiet: str = "",
+           connected: tuple[int, ...] = (), connected_names: str = "") -> Question:
     """Keep waiting for ``names`` (silent ``waited_s`` seconds), or go on without them?  ``quiet``:
-    those named whom the step does not await, but who sent nothing at it either."""
+    those named whom the step does not await, but who sent nothing at it either.  ``connected``: the
+    awaited seats whose laptops still send (``connected_names``): thinking, so the program never goes
+    on without them by itself — only if the person answers y."""
     them = "them"
     everyone = f"{names} and {quiet}" if quiet else names
     if quiet:
@@ -89,7 +92,17 @@ def silent(names: str, plural: bool, waited_s: int, end_match: bool, auto_in_s: 
                     "may ask to come back later.", style="yellow")
         prompt = f"Go on without {everyone}? [y = go on, n = keep waiting]"
     lines = [first, what]
-    if auto_in_s is not None:
+    if connected:
+        # What the program does on its person's behalf, said plainly: nothing, against a player whose
+        # laptop is there (SPEC §10).
+        # The laptop may have just died (its link closed): the deadline still holds if it stays quiet.
+        laptop = f"the laptops of {connected_names} have" if len(connected) > 1 else \
+            f"{words.possessive(connected_names)} laptop has"
+        when = "at the deadline" if auto_in_s is None else f"in {words.duration(auto_in_s)}"
+        lines.append(Text(f"The table goes on without {them} by itself {when} only if {laptop} gone quiet by "
+                          f"then: while it still sends, {connected_names} may be thinking, and your program "
+                          f"does not go on without {them} unless you answer y.", style="yellow"))
+    elif auto_in_s is not None:
         # Said once, as a line: the prompt stays as it is while the countdown lines count down.
         goes = "goes on without them" if not end_match else "goes on by your word"
         lines.append(Text(f"The table {goes} by itself in {words.duration(auto_in_s)} unless you answer.",
@@ -97,7 +110,7 @@ def silent(names: str, plural: bool, waited_s: int, end_match: bool, auto_in_s: 
     return Question(
         SILENT, prompt + " ", tuple(lines), _words(go=(*YES, "go", "go on"), wait=(*NO, "w", "wait")),
         seats, step, auto_at,
-        {"waited_s": waited_s, "end_match": end_match, "auto_in_s": auto_in_s},
+        {"waited_s": waited_s, "end_match": end_match, "auto_in_s": auto_in_s, "connected": list(connected)},
     )
 
 

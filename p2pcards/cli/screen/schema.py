@@ -41,7 +41,7 @@ SCHEMA: dict[str, dict[str, Type]] = {
     "out_of_match": {"hand": int, "seat": int, "name": str, "score": int, "you": bool, "rule": str},
     "votes_contradicted": {"step": int, "voters": list, "named": list, "majority": bool},
     "silent": {"step": int, "seats": list, "names": list, "waited_s": int, "ask": bool, "auto_in_s": (int, N),
-               "end_match": bool},
+               "end_match": bool, "connected?": list},
     "return_asked": {"seat": int, "name": str},
     "answer": {"question": str, "answer": str, "seats?": list},
     "moot": {"question": str, "seats": list, "reason": str},
