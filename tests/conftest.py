@@ -7,7 +7,11 @@ makes and removes, named after the worker's process id (``p2pcards.net.testbed``
 ``p2pc-<pid>-<tag>``), so two workers never share one (``tests/net/test_parallel.py`` makes two at
 once).  ``-n 0`` runs everything in one process, for a debugger.
 
-How many workers: one more than the machine's cores, at least two.  Most of the slow tests are matches
+How many workers: one more than the machine's cores, at least two, and work stealing (``--dist
+worksteal`` in ``pyproject.toml``): an idle worker takes tests queued at a busy one, so no worker sits
+idle while another still has a queue behind a long match.  The matches between programs (the files
+``WAITING_FIRST`` names) are collected first: they mostly wait on clocks, so started early they overlap
+with the CPU-bound tests instead of running alone at the end.  Most of the slow tests are matches
 between processes that wait on the network and on timeouts (a seat silent for ``--timeout 5``), so a
 core is often idle with one worker per core; with one more they stay busy (2 cores: 3 workers, about
 twice as fast as one process; see the closing note of issue 20 for the figures).
@@ -25,6 +29,17 @@ from pathlib import Path
 import pytest
 
 from p2pcards.store.paths import HOME_ENV
+
+WAITING_FIRST = ("tests/cli/test_lan", "_tty.py", "tests/net/test_lobby.py", "tests/net/test_node.py")
+"""Test files whose tests start programs and wait on move clocks (path prefixes or endings)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def waits(item: pytest.Item) -> bool:
+        path = item.nodeid.split("::")[0]
+        return any(path.startswith(w) or path.endswith(w) for w in WAITING_FIRST)
+
+    items.sort(key=lambda item: not waits(item))  # stable: the order within each group is kept
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
