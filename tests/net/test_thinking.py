@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 import trio
+from rich.console import Console
 
 from p2pcards.cli.lan.game import LanGame
-from p2pcards.cli.lan.terminal import Out, PromptConsole
+from p2pcards.cli.terminal import Terminal
 from p2pcards.games import View
 from p2pcards.local import LocalRoom
 from p2pcards.net import thinking
@@ -242,7 +243,7 @@ async def test_the_hosts_screen_says_which_computer_player_is_thinking() -> None
     own, computer = mesh.nodes
     own.chooser = None  # the host's person
     computer.chooser = computer_chooser(g.rules(), "easy", seed=3)
-    game = LanGame(own, Out(False, PromptConsole(file=io.StringIO())), lines=None, computers=[1])
+    game = LanGame(own, Terminal(Console(file=io.StringIO())), lines=None, computers=[1])
     seen: list[str] = []
 
     def on_computer_event(event: NodeEvent) -> None:
@@ -307,7 +308,7 @@ async def test_the_hosts_waiting_line_says_a_computer_player_is_thinking_until_i
         return quick(view)
 
     computer.chooser = slow
-    game = LanGame(own, Out(False, PromptConsole(file=io.StringIO())), lines=None, auto="easy", computers=[1])
+    game = LanGame(own, Terminal(Console(file=io.StringIO())), lines=None, auto="easy", computers=[1])
     own.on_event = game.on_event
     computer.on_event = game.on_computer_event
     said: list[str] = []
@@ -343,7 +344,7 @@ async def test_a_joiners_waiting_line_says_a_computer_player_on_another_laptop_i
 
     computer.chooser = slow
     runner.chooser = computer_chooser(rules, "easy", seed=2)
-    game = LanGame(own, Out(False, PromptConsole(file=io.StringIO())), lines=None, auto="easy")
+    game = LanGame(own, Terminal(Console(file=io.StringIO())), lines=None, auto="easy")
     own.on_event = game.on_event
     said: set[str] = set()
     with trio.fail_after(GUARD):

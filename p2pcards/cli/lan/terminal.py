@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.console import Console
 from rich.text import Text
 
 from p2pcards.cli.terminal import EndOfInput, Lines, Terminal
@@ -23,14 +22,4 @@ def changed_key_warning(name: str, now: str, before: str, *, joiner: bool) -> Te
     return text
 
 
-class Out(Terminal):
-    """The terminal built as ``Out(json_mode, console)`` (callers outside ``cli/`` still do)."""
-
-    def __init__(self, json_mode: bool, console: Console | None = None) -> None:
-        super().__init__(console or Console(highlight=False), json_mode=json_mode)
-
-
-PromptConsole = Console
-"""A terminal's console needs nothing of its own any more (the name stays for callers outside ``cli/``)."""
-
-__all__ = ["EndOfInput", "Lines", "Out", "PromptConsole", "Terminal", "changed_key_warning"]
+__all__ = ["EndOfInput", "Lines", "Terminal", "changed_key_warning"]
