@@ -44,7 +44,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default="none",
         metavar="LIST",
         help="comma list of drop, duplicate, delay, reorder, partition, crash, leave, all (every one but "
-        "leave), none",
+        "leave), none; add victim-first to draw a crash's victim before its moment (the other order)",
     )
     p.add_argument(
         "--byzantine",
