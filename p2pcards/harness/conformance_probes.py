@@ -334,39 +334,50 @@ def _to_the_end(ls: Lockstep) -> list[str]:
     return problems + _ends(ls, 1)
 
 
-def _non_canonical(ls: Lockstep) -> list[str]:
-    move = _seat_one_moves(ls)
-    if move is None:
-        return ["seat 1 never had a move to make (the probe could not be set up)"]
-    # The same signed message, its outer array written with a 16-bit length: msgpack, not canonical.
-    bent = b"\xdc\x00\x02" + move[1:]
-    answer = ls.inject(1, encode_frame(bent))
+def _at_seat_ones_move(probe: Callable[[Lockstep, bytes], list[str]]) -> Callable[[Lockstep], list[str]]:
+    """A probe run at seat 1's first move, held back from the program (``_seat_one_moves``)."""
+
+    def run(ls: Lockstep) -> list[str]:
+        move = _seat_one_moves(ls)
+        if move is None:
+            return ["seat 1 never had a move to make (the probe could not be set up)"]
+        return probe(ls, move)
+
+    run.__doc__ = probe.__doc__
+    return run
+
+
+def _refused_then_real(
+    ls: Lockstep, move: bytes, sender: int, crafted: bytes, reason: str, demand: str
+) -> list[str]:
+    """``sender``'s crafted message must be refused for ``reason`` (``demand`` says what the rule is) and
+    never journaled; then seat 1's real move comes and the game is played to its end."""
+    answer = ls.inject(sender, encode_frame(crafted))
     problems = []
-    if _journaled(ls, bent) or not _refused(answer, 1, "malformed"):
-        problems.append(f"seat 1's move in a non-canonical msgpack encoding must be refused as 'malformed' "
-                        f"(WIRE.md §2) and never journaled; the program answered: {_said(answer)}")
+    if _journaled(ls, crafted) or not _refused(answer, sender, reason):
+        problems.append(f"{demand} and never journaled; the program answered: {_said(answer)}")
     return _then_the_real_move(ls, move, problems)
 
 
-def _not_awaited(ls: Lockstep) -> list[str]:
-    move = _seat_one_moves(ls)
-    if move is None:
-        return ["seat 1 never had a move to make (the probe could not be set up)"]
+@_at_seat_ones_move
+def _non_canonical(ls: Lockstep, move: bytes) -> list[str]:
+    # The same signed message, its outer array written with a 16-bit length: msgpack, not canonical.
+    bent = b"\xdc\x00\x02" + move[1:]
+    demand = "seat 1's move in a non-canonical msgpack encoding must be refused as 'malformed' (WIRE.md §2)"
+    return _refused_then_real(ls, move, 1, bent, "malformed", demand)
+
+
+@_at_seat_ones_move
+def _not_awaited(ls: Lockstep, move: bytes) -> list[str]:
     m = SignedMessage.from_bytes(move)
     # Seat 2 signs the same move for the step that awaits seat 1 alone.
     stray = ls.sign_as(2, step=m.step, prev=m.prev, kind=m.kind, body=m.body)
-    answer = ls.inject(2, encode_frame(stray))
-    problems = []
-    if _journaled(ls, stray) or not _refused(answer, 2, "not awaited"):
-        problems.append(f"a move from seat 2 at a step that awaits seat 1 must be refused as 'not awaited' "
-                        f"(SPEC §9.2) and never journaled; the program answered: {_said(answer)}")
-    return _then_the_real_move(ls, move, problems)
+    demand = "a move from seat 2 at a step that awaits seat 1 must be refused as 'not awaited' (SPEC §9.2)"
+    return _refused_then_real(ls, move, 2, stray, "not awaited", demand)
 
 
-def _wrong_head(ls: Lockstep) -> list[str]:
-    move = _seat_one_moves(ls)
-    if move is None:
-        return ["seat 1 never had a move to make (the probe could not be set up)"]
+@_at_seat_ones_move
+def _wrong_head(ls: Lockstep, move: bytes) -> list[str]:
     m = SignedMessage.from_bytes(move)
     other = ls.sign_as(1, step=m.step, prev=bytes(32), kind=m.kind, body=m.body)
     answer = ls.inject(1, encode_frame(other))
@@ -377,12 +388,10 @@ def _wrong_head(ls: Lockstep) -> list[str]:
     return _then_the_real_move(ls, move, problems)
 
 
-def _twin_to_program_alone(ls: Lockstep) -> list[str]:
+@_at_seat_ones_move
+def _twin_to_program_alone(ls: Lockstep, move: bytes) -> list[str]:
     """Seat 1 signs two different moves for its step; our replicas get the first only, the program both:
     it alone can see the equivocation, and must name it (SPEC §5.8), and its evidence convinces ours."""
-    move = _seat_one_moves(ls)
-    if move is None:
-        return ["seat 1 never had a move to make (the probe could not be set up)"]
     m = SignedMessage.from_bytes(move)
     body = dict(m.body) if isinstance(m.body, dict) else {}
     other = body | {"a": str(body.get("a", "")) + " "}  # another text: another message, same step
@@ -400,25 +409,18 @@ def _twin_to_program_alone(ls: Lockstep) -> list[str]:
     return problems
 
 
-def _old_step(ls: Lockstep) -> list[str]:
-    move = _seat_one_moves(ls)
-    if move is None:
-        return ["seat 1 never had a move to make (the probe could not be set up)"]
+@_at_seat_ones_move
+def _old_step(ls: Lockstep, move: bytes) -> list[str]:
     m = SignedMessage.from_bytes(move)
     # A move of seat 1 for step 1 — the setup, long sealed — after a head nobody knows.
     stale = ls.sign_as(1, step=1, prev=bytes([9]) * 32, kind=m.kind, body=m.body)
-    answer = ls.inject(1, encode_frame(stale))
-    problems = []
-    if _journaled(ls, stale) or not _refused(answer, 1, "old step"):
-        problems.append(f"seat 1's move for step 1, before the hand being played, must be refused as "
-                        f"'old step' (SPEC §9.2) and never journaled; the program answered: {_said(answer)}")
-    return _then_the_real_move(ls, move, problems)
+    demand = ("seat 1's move for step 1, before the hand being played, must be refused as 'old step' "
+              "(SPEC §9.2)")
+    return _refused_then_real(ls, move, 1, stale, "old step", demand)
 
 
-def _zero_length(ls: Lockstep) -> list[str]:
-    move = _seat_one_moves(ls)
-    if move is None:
-        return ["seat 1 never had a move to make (the probe could not be set up)"]
+@_at_seat_ones_move
+def _zero_length(ls: Lockstep, move: bytes) -> list[str]:
     answer = ls.inject(1, b"\0\0\0\0")
     problems = []
     if not _closed(answer, 1):
@@ -427,10 +429,8 @@ def _zero_length(ls: Lockstep) -> list[str]:
     return _then_the_real_move(ls, move, problems)
 
 
-def _whole_then_bad(ls: Lockstep) -> list[str]:
-    move = _seat_one_moves(ls)
-    if move is None:
-        return ["seat 1 never had a move to make (the probe could not be set up)"]
+@_at_seat_ones_move
+def _whole_then_bad(ls: Lockstep, move: bytes) -> list[str]:
     answer = ls.inject(1, encode_frame(move) + b"\0\0\0\0")
     problems = []
     if not _journaled(ls, move):
