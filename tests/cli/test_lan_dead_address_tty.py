@@ -14,14 +14,11 @@ import pytest
 
 from tests.cli.test_lan_screen import env_for
 from tests.cli.test_screen_tty import COLUMNS, ROOT, ROWS, plain
-from tests.net.netns import SUBNET, Lan, lan_fixture, unavailable
+from tests.net.netns import SUBNET, Lan, lan_fixture
 
 
 @pytest.fixture
 def lan1() -> Iterator[Lan]:
-    reason = unavailable()
-    if reason is not None:
-        pytest.skip(reason)
     yield from lan_fixture(1, "dead")
 
 

@@ -18,14 +18,11 @@ import trio
 from p2pcards.net.link import DEFAULT_PORT
 from tests.cli.test_lan import Procs, check_agreement, check_journals
 from tests.cli.test_lan_going_on import verified
-from tests.net.netns import Lan, lan_fixture, unavailable
+from tests.net.netns import Lan, lan_fixture
 
 
 @pytest.fixture
 def lan3() -> Iterator[Lan]:
-    reason = unavailable()
-    if reason is not None:
-        pytest.skip(reason)
     yield from lan_fixture(3, "cli")
 
 

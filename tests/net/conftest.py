@@ -7,7 +7,7 @@ import pytest
 
 from p2pcards.store.paths import HOME_ENV
 
-from .netns import Lan, lan_fixture, unavailable
+from .netns import Lan, lan_fixture
 
 
 @pytest.fixture(autouse=True)
@@ -18,9 +18,6 @@ def _private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _lan(count: int, tag: str) -> Iterator[Lan]:
-    reason = unavailable()
-    if reason is not None:
-        pytest.skip(reason)
     yield from lan_fixture(count, tag)
 
 
