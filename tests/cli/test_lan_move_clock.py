@@ -5,9 +5,7 @@ player was never told)."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
-import pytest
 import trio
 import trio.testing
 from rich.console import Console
@@ -16,20 +14,25 @@ from p2pcards.cli.lan.game import LanGame
 from p2pcards.cli.terminal import Terminal
 from p2pcards.local import LocalRoom
 from p2pcards.net.node import PeerUp
-from p2pcards.store.paths import HOME_ENV
-from tests.net.helpers import genesis_for, identities, make_mesh
+from p2pcards.table import outputs as out
+from tests.net.helpers import Mesh, genesis_for, identities, make_mesh
 
 
-async def test_a_slow_person_is_told_when_the_others_are_asked_to_go_on_without_them(
-    autojump_clock: trio.testing.MockClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(HOME_ENV, str(tmp_path))
-    ids = identities(2, tag=71)
+async def _at_the_first_turn(tag: int) -> tuple[Mesh, out.YourTurn]:
+    """Two nodes of a Durak table with a 40 s move clock, and seat 0's first turn (the same seeded deal,
+    played offline up to it)."""
+    ids = identities(2, tag=tag)
     mesh = await make_mesh(genesis_for(ids, "durak", timeout_ms=40_000), ids)
     room = LocalRoom("durak", players=2, human=0, dealer="seeded", seed=1)
     turn = room.run_until_human()
     room.close()
     assert turn is not None
+    return mesh, turn
+
+async def test_a_slow_person_is_told_when_the_others_are_asked_to_go_on_without_them(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    mesh, turn = await _at_the_first_turn(tag=71)
     text = io.StringIO()
     lines = io.StringIO()
     game = LanGame(mesh.nodes[0], Terminal(Console(file=text, width=200, color_system=None)), lines=None)
@@ -58,15 +61,9 @@ async def test_a_slow_person_is_told_when_the_others_are_asked_to_go_on_without_
 
 
 async def test_nobody_is_said_to_be_asked_when_no_other_laptop_is_connected(
-    autojump_clock: trio.testing.MockClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    autojump_clock: trio.testing.MockClock,
 ) -> None:
-    monkeypatch.setenv(HOME_ENV, str(tmp_path))
-    ids = identities(2, tag=72)
-    mesh = await make_mesh(genesis_for(ids, "durak", timeout_ms=40_000), ids)
-    room = LocalRoom("durak", players=2, human=0, dealer="seeded", seed=1)
-    turn = room.run_until_human()
-    room.close()
-    assert turn is not None
+    mesh, turn = await _at_the_first_turn(tag=72)
     text = io.StringIO()
     game = LanGame(mesh.nodes[0], Terminal(Console(file=text, width=200, color_system=None)), lines=None)
     game.turn = turn
