@@ -19,7 +19,6 @@ from p2pcards.games import HandState, Rules
 from p2pcards.games.base import Match
 from p2pcards.local import LocalRoom
 from p2pcards.net.node import Node
-from p2pcards.store.paths import HOME_ENV
 from p2pcards.table import outputs as out
 from p2pcards.table.genesis import Genesis
 
@@ -85,10 +84,7 @@ def said(text: io.StringIO) -> str:
 
 
 @pytest.fixture
-def at_a_turn(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> tuple[LanGame, Seat0, out.YourTurn, io.StringIO]:
-    monkeypatch.setenv(HOME_ENV, str(tmp_path))
+def at_a_turn() -> tuple[LanGame, Seat0, out.YourTurn, io.StringIO]:
     room = LocalRoom("durak", players=3, options={"series_hands": 3}, human=0, dealer="seeded", seed=5)
     while True:
         turn = room.run_until_human()

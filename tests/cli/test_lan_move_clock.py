@@ -29,6 +29,7 @@ async def _at_the_first_turn(tag: int) -> tuple[Mesh, out.YourTurn]:
     assert turn is not None
     return mesh, turn
 
+
 async def test_a_slow_person_is_told_when_the_others_are_asked_to_go_on_without_them(
     autojump_clock: trio.testing.MockClock,
 ) -> None:

@@ -27,13 +27,7 @@ from p2pcards.cli.seat import (
 )
 from p2pcards.cli.terminal import Terminal
 from p2pcards.local import LocalRoom
-from p2pcards.store.paths import HOME_ENV
 from p2pcards.table import outputs as out
-
-
-@pytest.fixture(autouse=True)
-def _private_home(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
 
 
 def seat_at(game: str, **options: int) -> tuple[Seat, LocalRoom, out.YourTurn, io.StringIO]:

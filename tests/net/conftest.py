@@ -1,20 +1,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from p2pcards.store.paths import HOME_ENV
-
 from .netns import Lan, lan_fixture
-
-
-@pytest.fixture(autouse=True)
-def _private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Nothing here ever touches the real data directory."""
-    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
 
 
 def _lan(count: int, tag: str) -> Iterator[Lan]:
