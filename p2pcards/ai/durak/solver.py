@@ -41,14 +41,9 @@ _CHUNKS = tuple(tuple(tuple(k * 9 + b for b in range(9) if v >> b & 1) for v in 
 
 def bits(m: int) -> tuple[int, ...]:
     """The indices of a mask, lowest first (36 bits at the speed of table look-ups; the 52 of the
-    52-card deck through a loop)."""
+    52-card deck as the engine reads them, ``cards_of``)."""
     if m >> 36:
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return tuple(out)
+        return cards_of(m)
     c0, c1, c2, c3 = _CHUNKS
     return c0[m & 511] + c1[m >> 9 & 511] + c2[m >> 18 & 511] + c3[m >> 27]
 
