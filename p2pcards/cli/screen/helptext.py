@@ -1,27 +1,16 @@
 """The ``help`` of a game's screen: what may be typed, with the moves of the game being played only
-(Durak's help says nothing of an Azi ante)."""
+(Durak's help says nothing of an Azi ante), as its face (``faces``) words them."""
 
 from __future__ import annotations
 
 from p2pcards.cli.common import program
-
-MOVES = {
-    "durak": ("attack 7h, add 8h, beat 7h 9h, take, pass", "(two cards for a beat: 7h 9h)"),
-    "spades": ("bid 4, bid nil, play qs", ""),
-    "azi": ("bet 5, raise (then the amount), call, fold, look, discard 8s, play qs", ""),
-}
-"""Per game: examples of its moves, and what a card typed alone may need."""
-
-OUT = {
-    "azi": "Out of the match (no chips left for the ante), you are asked whether to\n"
-           "watch the others play on (w) or leave (l).",
-}
-"""Per game: how a player may be out of the match for good while the others play on."""
+from p2pcards.cli.screen.faces import face_class
 
 
 def help_text(game: str, *, lan: bool) -> str:
     """The help of ``game``'s screen: offline (``play``) or at a table on the network."""
-    moves, card_note = MOVES.get(game, ("as listed", ""))
+    face = face_class(game)
+    moves, card_note = face.moves_help, face.card_note
     lines = [
         'Answer "Your move" with:',
         "  a number    the move with that number in the list",
@@ -50,10 +39,10 @@ def help_text(game: str, *, lan: bool) -> str:
             "  quit        leave the game (asks first, and whether to keep it for later)",
             "table, rules, help and quit also work while the computers play.",
         ]
-    if game in OUT:
-        lines.append(OUT[game])
+    if face.out_note:
+        lines.append(face.out_note)
     lines.append("Ranks 2-10, J, Q, K, A (T is ten too); suits c ♣, d ♦, h ♥, s ♠.")
     return "\n".join(lines)
 
 
-__all__ = ["MOVES", "OUT", "help_text"]
+__all__ = ["help_text"]

@@ -34,6 +34,12 @@ class Face:
 
     example = "play 7h"
     """A move to show in the first help line."""
+    moves_help = "as listed"
+    """Examples of the game's moves, for its ``help``."""
+    card_note = ""
+    """What a card typed alone may need, for its ``help`` (Durak: two cards for a beat)."""
+    out_note = ""
+    """How a player may be out of the match for good while the others play on, for its ``help``."""
     trump_suit = -1
     """The suit sorted last in a hand (Spades: spades)."""
 
@@ -184,16 +190,21 @@ def card_or_none(c: int) -> str | None:
     return None if c == UNKNOWN or c < 0 else card_text(c)
 
 
-def face_for(game: str, names: Sequence[str], me: int) -> Face:
-    """The face of ``game``, from the module its registration names (``Face`` itself for a game
-    registered without one)."""
+def face_class(game: str) -> type[Face]:
+    """The class of ``game``'s face, from the module its registration names (``Face`` itself for a
+    game registered without one)."""
     from p2pcards.games.registry import entry
 
     module_name = entry(game).face
     if module_name is None:
-        return Face(names, me)
-    face: Face = import_module(module_name).Face(names, me)
-    return face
+        return Face
+    cls: type[Face] = import_module(module_name).Face
+    return cls
 
 
-__all__ = ["TURN", "Face", "card_or_none", "face_for"]
+def face_for(game: str, names: Sequence[str], me: int) -> Face:
+    """The face of ``game`` for seat ``me`` at a table of ``names``."""
+    return face_class(game)(names, me)
+
+
+__all__ = ["TURN", "Face", "card_or_none", "face_class", "face_for"]

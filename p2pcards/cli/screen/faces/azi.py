@@ -28,6 +28,9 @@ _VERBS = {
 
 class Face(faces.Face):
     example = "call"
+    moves_help = "bet 5, raise (then the amount), call, fold, look, discard 8s, play qs"
+    out_note = ("Out of the match (no chips left for the ante), you are asked whether to\n"
+                "watch the others play on (w) or leave (l).")
 
     # ------------------------------------------------------------------ drawing
 

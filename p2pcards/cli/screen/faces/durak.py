@@ -25,6 +25,8 @@ _PLAYS = ("attack", "add", "beat")
 
 class Face(faces.Face):
     example = "attack 7h"
+    moves_help = "attack 7h, add 8h, beat 7h 9h, take, pass"
+    card_note = "(two cards for a beat: 7h 9h)"
 
     def __init__(self, names: Sequence[str], me: int) -> None:
         super().__init__(names, me)

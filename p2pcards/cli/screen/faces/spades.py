@@ -21,6 +21,7 @@ from p2pcards.games.spades.state import BLIND_NIL, SpadesState, SpadesView, tric
 
 class Face(faces.Face):
     example = "play 7h"
+    moves_help = "bid 4, bid nil, play qs"
     trump_suit = SPADES
 
     def team(self, t: int) -> str:
