@@ -406,8 +406,9 @@ class Intake:
             return
         setup_steps = ((s.number, s.messages) for s in self._setup.chain.steps)
         finals = ((f.attempt.seal_step, f.messages()) for f in self._derived.finals)
+        same_voice = to is not None and 0 <= to < self.n and self._voices.voice(to) == self._me
         history = catchup.history_after(
-            self._held, setup_steps, finals, self._derived.path, after, self._catchup.turn(to)
+            self._held, setup_steps, finals, self._derived.path, after, self._catchup.turn(to), same_voice
         )
         batch, size = catchup.batch(history)
         self._catchup.answered(to, size)
