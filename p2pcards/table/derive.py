@@ -309,6 +309,7 @@ class Derivation:
         have dealt again with every verdict at once (it will never be dealt again: its seats sealed
         or are sealing it).  So every attempt the known verdicts could lead to is looked for among the
         messages held, and a complete one wins (the lowest head if, impossibly, there were two)."""
+        self._fork_at_equivocations(b)
         for _ in range(8):  # (an attempt dealt here may know one more verdict: look again)
             basis = self._known_changes()
             if basis != self.candidate_basis:
@@ -326,6 +327,46 @@ class Derivation:
                 break
         complete = [a for a in self.attempts.values() if a.complete and a.hand == b.hand]
         return min(complete, key=lambda a: a.start_head) if complete else None
+
+    def _fork_at_equivocations(self, b: Boundary) -> None:
+        """For each attempt dealt here and each step of it where this replica holds a second version
+        of a seat's message (``Held.alternatives``), the same attempt played along that version: the
+        others may have taken it first and played the hand to its end, which then wins (SPEC §7.1) —
+        whichever version this replica took first.  One version replaced per fork; at most one fork
+        per attempt and alternative."""
+        for (step, prev, seat), alt in sorted(self.held.alternatives.items(), key=lambda kv: kv[0][:2]):
+            for key, att in list(self.attempts.items()):
+                if key != att.start_head or att.hand != b.hand or att.head_before(step) != prev:
+                    continue
+                mine = att.chain.lookup(step, seat)
+                if mine is None or mine.hash == alt.hash:
+                    continue
+                fork_key = hashlib.sha256(b"p2pcards/fork" + att.start_head + alt.hash).digest()
+                if fork_key not in self.attempts:
+                    self._fork(att, fork_key, alt)
+
+    def _fork(self, att: Attempt, key: bytes, alt: SignedMessage) -> None:
+        assert self.dealer_factory is not None
+        fork = Attempt(
+            self.shared,
+            hand=att.hand,
+            start_step=att.start_step,
+            start_head=att.start_head,
+            changes=att.changes,
+            match=att.match,
+            holders=att.holders,
+            dummies=att.dummies,
+            dealer=self.dealer_factory(att.hand, att.start_head, att.holders),
+        )
+        self.attempts[key] = fork
+        fork.start()
+        for msg in att.messages():
+            if msg.step > alt.step:
+                break
+            if fork.fault is None:
+                fork.offer(alt if (msg.step, msg.seat) == (alt.step, alt.seat) else msg)
+        self._requeued += self.feed(fork)
+        self.dealt(fork)
 
     def _known_changes(self) -> frozenset[Change]:
         """The changes the verdicts known at this hand are made of: those of every attempt held, every

@@ -118,6 +118,10 @@ SPADES_106 = (
         # the others had played hand 1 on from, so it never looked for that hand; and its runner's
         # consent to the vote, sent to it once, was lost: it stayed in hand 1 for ever.
         ("spades", "4c", 106, SPADES_106),
+        # A seat restored from an old copy of its journal got the cheater's second version of a move
+        # before the first, which the others had played hand 5 to its end along: it placed the
+        # second, lost that hand, and finished the match another way.
+        ("azi", "5", 105, "4,53,4,29,0,0,3,203,12,3,3,4"),
     ],
 )
 def test_replays_once_found_now_break_nothing(game: str, shape: str, seed: int, schedule: str) -> None:

@@ -121,3 +121,25 @@ def test_a_voices_consent_reaches_its_computer_player_in_catch_up_and_nobody_els
     assert consent in room.journals[0]
     assert consent in _answer(t0, 1)
     assert consent not in _answer(t0, 2)
+
+
+def test_a_hand_played_to_its_end_along_one_of_a_cheaters_two_versions_is_found_from_either() -> None:
+    """Seat 2 signs a second version of one of its moves of a hand the table played to its end along
+    the first.  A replica that holds both — a seat restored from an old copy of its journal, which
+    the cheater told the second version first, or ``verify`` reading the journal in another order —
+    once followed whichever came first and lost the hand the others sealed: now it finds that hand
+    along either version (SPEC §7.1), and reaches the others' state."""
+    room = make_room("durak", 3, seed=4, series_hands=1)
+    room.start()
+    room.run()
+    t0 = room.tables[0]
+    assert t0.over and len(t0.finals) == 1
+    moves = [m for m in map(SignedMessage.from_bytes, room.journals[0]) if m.seat == 2 and m.kind == "action"]
+    first = moves[len(moves) // 2]
+    second = signed_as(room.genesis, 2, first.kind, {"again": 1}, first.step, first.prev)
+    room.deliver(0, 2, second)
+    room.run()
+    assert t0.cheaters == (2,) and len(t0.finals) == 1
+    second_first = observer_of(room.genesis, [second, *room.journals[0]], perspective=0)
+    assert len(second_first.finals) == 1 and second_first.over
+    assert second_first.digest() == t0.digest()
