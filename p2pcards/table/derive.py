@@ -31,6 +31,9 @@ from p2pcards.wire import Chain, SignedMessage, encode, seal_head
 
 TABLE_DIGEST_TAG = b"p2pcards/table/v3\x00"
 
+MAX_FORKS = 8
+"""Attempts played along a cheater's second version of a step (``Held.alternatives``), per hand."""
+
 Requeued = list[tuple[int | None, SignedMessage]]
 """Held messages that fit an attempt now: (peer it came from, message), to be looked at again."""
 
@@ -332,17 +335,23 @@ class Derivation:
         """For each attempt dealt here and each step of it where this replica holds a second version
         of a seat's message (``Held.alternatives``), the same attempt played along that version: the
         others may have taken it first and played the hand to its end, which then wins (SPEC §7.1) —
-        whichever version this replica took first.  One version replaced per fork; at most one fork
-        per attempt and alternative."""
-        for (step, prev, seat), alt in sorted(self.held.alternatives.items(), key=lambda kv: kv[0][:2]):
-            for key, att in list(self.attempts.items()):
-                if key != att.start_head or att.hand != b.hand or att.head_before(step) != prev:
+        whichever version this replica took first.  A fork may be forked again at a later step (a
+        cheater that signed several second versions); at most one fork per attempt and alternative,
+        and ``MAX_FORKS`` at a hand, the earliest steps first: each replays its attempt, and a
+        cheater's versions cost it nothing."""
+        forks = sum(1 for key, att in self.attempts.items() if key != att.start_head)
+        for (step, prev, seat), alt in sorted(self.held.alternatives.items(), key=lambda kv: kv[0]):
+            for key, att in sorted(self.attempts.items(), key=lambda kv: kv[0]):
+                if att.hand != b.hand or att.head_before(step) != prev:
                     continue
                 mine = att.chain.lookup(step, seat)
                 if mine is None or mine.hash == alt.hash:
                     continue
-                fork_key = hashlib.sha256(b"p2pcards/fork" + att.start_head + alt.hash).digest()
+                fork_key = hashlib.sha256(b"p2pcards/fork" + key + alt.hash).digest()
                 if fork_key not in self.attempts:
+                    if forks >= MAX_FORKS:
+                        return
+                    forks += 1
                     self._fork(att, fork_key, alt)
 
     def _fork(self, att: Attempt, key: bytes, alt: SignedMessage) -> None:

@@ -7,8 +7,11 @@ and one that lacks some keeps asking for them.
 
 from __future__ import annotations
 
-from p2pcards.table import bodies
+import pytest
+
+from p2pcards.table import bodies, derive
 from p2pcards.table import outputs as out
+from p2pcards.table.attempt import Attempt
 from p2pcards.table.replica import Table
 from p2pcards.wire import CERTIFICATE_KINDS, SignedMessage, initial_head
 from tests.table.helpers import GateRoom, Room, make_room, observer_of, signed_as
@@ -143,3 +146,38 @@ def test_a_hand_played_to_its_end_along_one_of_a_cheaters_two_versions_is_found_
     second_first = observer_of(room.genesis, [second, *room.journals[0]], perspective=0)
     assert len(second_first.finals) == 1 and second_first.over
     assert second_first.digest() == t0.digest()
+
+
+def test_a_cheater_signing_many_second_versions_costs_a_bounded_number_of_replays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each second version may be the one the others played on, so the attempt is played along it
+    again — at most ``MAX_FORKS`` times a hand, whatever the cheater signs: a version costs it
+    nothing, a replay costs every replica a hand's checks."""
+    room = make_room("durak", 3, seed=4, series_hands=1)
+    room.start()
+    room.run()
+    t0 = room.tables[0]
+    moves = [m for m in map(SignedMessage.from_bytes, room.journals[0]) if m.seat == 2 and m.kind == "action"]
+    assert len(moves) > derive.MAX_FORKS + 2
+    versions = [signed_as(room.genesis, 2, m.kind, {"again": 1}, m.step, m.prev) for m in moves]
+    replays: list[bytes] = []
+    fork = derive.Derivation._fork
+
+    def counted(self: derive.Derivation, att: Attempt, key: bytes, alt: SignedMessage) -> None:
+        replays.append(key)
+        fork(self, att, key, alt)
+
+    monkeypatch.setattr(derive.Derivation, "_fork", counted)
+    reader = observer_of(room.genesis, [*versions, *room.journals[0]], perspective=0)
+    assert len(replays) == derive.MAX_FORKS
+    assert reader.cheaters == (2,)
+
+    # A few, each told first, are all replayed past: the hand the table sealed is found.
+    replays.clear()
+    few = versions[:3]
+    reader = observer_of(room.genesis, [*few, *room.journals[0]], perspective=0)
+    assert len(replays) == 3
+    assert len(reader.finals) == 1 and reader.over
+    assert reader.digest() == observer_of(room.genesis, room.journals[0], perspective=0).digest()
+    assert [a.seal_prev for _, a in reader.finals] == [a.seal_prev for _, a in t0.finals]
