@@ -101,6 +101,8 @@ class Report:
     contradictions: list[Contradiction] = field(default_factory=list)
     words: list[Contradiction] = field(default_factory=list)
     """Every abandon the journal holds: a seat's own word, going on without others (SPEC §6.2)."""
+    seat: int | None = None
+    """The seat whose journal this is (the signer of its first genesis message), if it says."""
     status: str = "unfinished"
     """``finished``, ``abandoned``, ``unfinished``, ``truncated`` or ``stopped``."""
     match: str | None = None
@@ -111,6 +113,19 @@ class Report:
     stopped: out.Fault | None = None
     damaged: str = ""
     """Damage found inside the journal (not a crash's torn tail): what verified is what came before."""
+
+    def consented(self, v: out.Fault) -> bool:
+        """Whether ``v`` is half the table's word naming this journal's own voice, which bound it: its
+        replica takes a word naming its voice only once that voice consented to it, which a seat
+        does by itself while restoring (SPEC §6.5, half and consent)."""
+        if v.kind != "silent" or not v.unconfirmed or self.seat is None:
+            return False
+        runner = self.genesis.runner_of(self.seat)
+        return (self.seat if runner is None else runner) in (v.seats or (v.seat,))
+
+    def consented_word(self, w: Contradiction) -> bool:
+        """Whether the abandon ``w`` is one of the half-table word this journal's voice consented to."""
+        return any(v.step == w.step and w.voter in signers(v) for v in self.verdicts if self.consented(v))
 
     @property
     def failed_audits(self) -> list[HandVerdict]:
@@ -181,7 +196,8 @@ def verify(path: Path, scan: journal_file.Scan, *, progress: bool = False, damag
         report.damaged = "the journal's header names another game than its messages"
     # A journal is read as the seat that kept it (its own genesis message comes first): what that
     # seat's voice decided by itself binds it, and nobody else (``table.decide``).
-    table = Table(genesis, None, None, perspective=journal_seat(scan.payloads, genesis))
+    report.seat = journal_seat(scan.payloads, genesis)
+    table = Table(genesis, None, None, perspective=report.seat)
     events = table.restore(_with_progress(_journaled(scan.payloads, report), progress))
     dealt_again: Counter[int] = Counter()
     for event in events:
@@ -429,6 +445,12 @@ def _with_names(r: Report, text: str) -> str:
 def _verdict_text(r: Report, v: out.Fault) -> str:
     who = ", ".join(r.name(s) for s in (v.seats or (v.seat,)))
     where = f"hand {v.hand + 1}" if v.hand >= 0 else "before the first hand"
+    if r.consented(v):
+        assert r.seat is not None
+        by, me = ", ".join(r.name(s) for s in signers(v)), r.name(r.seat)
+        return (f"{by}, half the table, continued without {who} by their word in {where}, at step {v.step}; "
+                f"{me}, whose journal this is, consented to it while restoring, so it binds {me}: out of "
+                "that hand, and asking to be dealt in again from the next (unconfirmed for the others named)")
     if v.kind == "silent" and v.unconfirmed:
         # An abandon: its signer's own word, which no vote confirmed; never "voted out" (SPEC §6.5).
         by = ", ".join(r.name(s) for s in signers(v)) or "this seat"
@@ -437,6 +459,11 @@ def _verdict_text(r: Report, v: out.Fault) -> str:
     if v.kind == "silent":
         return f"{who} voted out in {where} (silent at step {v.step}): the others went on without them"
     return f"{who} cheated in {where} ({v.kind}, step {v.step}): {shown(v.message, 200)}"
+
+
+def _consent_text(r: Report) -> str:
+    return (f"half the table's word; seat {r.seat}, whose journal this is, consented to it while restoring, "
+            "so it binds that seat: out of that hand")
 
 
 def print_text(r: Report) -> None:
@@ -468,6 +495,11 @@ def print_text(r: Report) -> None:
               "their message for that step (cast before it arrived, or false: alone it decides nothing)")
     for w in r.words:
         named = ", ".join(r.name(s) for s in w.named)
+        if r.consented_word(w) and r.seat is not None:
+            me = r.name(r.seat)
+            print(f"word     {r.name(w.voter)} went on without {named} at step {w.step} by their word (one "
+                  f"of half the table's words: {me} consented to it while restoring, and is bound by it)")
+            continue
         print(f"word     {r.name(w.voter)} went on without {named} at step {w.step} by their own word "
               "(half the table or fewer: unconfirmed, binding on nobody named)")
     if r.seats_out:
@@ -541,8 +573,9 @@ def as_json(r: Report) -> dict[str, Any]:
         ],
         "verdicts": [
             {"seat": v.seat, "seats": list(v.seats or (v.seat,)), "kind": v.kind, "hand": v.hand,
-             "step": v.step, "message": v.message, "unconfirmed": v.unconfirmed,
-             "by": list(signers(v)) if v.kind == "silent" else []}
+             "step": v.step, "message": _consent_text(r) if r.consented(v) else v.message,
+             "unconfirmed": v.unconfirmed,
+             "by": list(signers(v)) if v.kind == "silent" else [], "consented": r.consented(v)}
             for v in r.verdicts
         ],
         "seats_out": {str(s): why for s, why in sorted(r.seats_out.items())},
@@ -550,7 +583,8 @@ def as_json(r: Report) -> dict[str, Any]:
             {"voter": c.voter, "step": c.step, "named": list(c.named)} for c in r.contradictions
         ],
         "unconfirmed": [
-            {"seat": w.voter, "step": w.step, "named": list(w.named)} for w in r.words
+            {"seat": w.voter, "step": w.step, "named": list(w.named), "consented": r.consented_word(w)}
+            for w in r.words
         ],
         "refused": {
             "count": len(r.refused),

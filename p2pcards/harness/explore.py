@@ -339,13 +339,18 @@ def _waiting(room: Room) -> list[int]:
     others to deal it in again; if an honest seat went on by its own word, they may never (an
     abandon binds nobody else: SPEC §6.5), so that wait is no fault.  Nor is the wait of a restored
     seat for a cheater that went silent before it answered: what the seat signed before its restart
-    may have reached that cheater alone, so it must never sign at those steps again (SPEC §9.6)."""
+    may have reached that cheater alone, so it must never sign at those steps again (SPEC §9.6).  But
+    a restored seat still waiting for an honest peer's answer waits, even where what it holds so far
+    ended its match: that end may not be the match's (SPEC §7.5)."""
     waiting = []
     for seat in room.honest:
         t = room.tables[seat]
-        if t.over or t.stopped is not None or (room.abandoners and seat in t.seats_out):
-            continue
         if t.restoring_from and all(s in room.cheat for s in t.restoring_from):
+            continue
+        if t.restoring_from:  # (its end, if it reached one, waits for what honest peers hold)
+            waiting.append(seat)
+            continue
+        if t.over or t.stopped is not None or (room.abandoners and seat in t.seats_out):
             continue
         waiting.append(seat)
     return waiting

@@ -371,7 +371,10 @@ class Room:
                     self._check_majority(seat, t, x)
                 elif why == UNCONFIRMED:
                     self._check_own_word(seat, t, x)
-            if t.over and not t.abandoned and t.stopped is None and UNCONFIRMED not in gone.values():
+            # (A restored replica still waiting for a peer's answer has not finished: what it lacks may
+            # be a hand played to its end, from which the match goes on, SPEC §7.5.)
+            ended = t.over and not t.abandoned and t.stopped is None and not t.restoring_from
+            if ended and UNCONFIRMED not in gone.values():
                 finished.setdefault(t.digest(), seat)
         # (Only once nothing is in flight: a conviction after the end reaches one replica first.)
         if len(finished) > 1 and not self.pending and not self.urgent:

@@ -119,10 +119,14 @@ def history_after(
     path: Iterable[Attempt],
     after: int,
     turn: int,
+    same_voice: bool = False,
 ) -> Iterable[bytes]:
     """What a peer that holds every step up to ``after`` needs: the small certificates, the steps in
     log order (the setup's, then the final hands' by their seal steps, then the attempts at the hand
-    being played), then the evidence, starting at the ``turn``-th."""
+    being played), then the evidence, starting at the ``turn``-th.  ``same_voice``: the peer is a
+    seat of this replica's own voice (its runner, or a computer player it runs), which this voice's
+    consents bind too: they come with the certificates, since one lost on its way would leave that
+    seat short of a decision its voice accepted, for ever (SPEC §6.3)."""
     for key in sorted(held.votes):
         for _, vote in sorted(held.votes[key].items()):
             yield vote.data
@@ -131,6 +135,8 @@ def history_after(
             yield ended.data
     for _, ret in sorted(held.returns.items()):
         yield ret.data
+    if same_voice:
+        yield from (consent.data for consent in held.consents)
     if after < 2:
         for number, messages in setup_steps:
             if number > after:

@@ -31,6 +31,9 @@ from p2pcards.wire import Chain, SignedMessage, encode, seal_head
 
 TABLE_DIGEST_TAG = b"p2pcards/table/v3\x00"
 
+MAX_FORKS = 8
+"""Attempts played along a cheater's second version of a step (``Held.alternatives``), per hand."""
+
 Requeued = list[tuple[int | None, SignedMessage]]
 """Held messages that fit an attempt now: (peer it came from, message), to be looked at again."""
 
@@ -121,11 +124,14 @@ class Derivation:
         self.boundary = Boundary(0, head, step, match, frozenset(), {})
 
     def out_seats(self) -> dict[int, str]:
-        """Seats out of the hand being played: out before it, plus what its attempt changed."""
+        """Seats out of the hand being played: out before it, plus what its attempt changed.  A seat
+        proved a cheater is out as one whenever the proof came (SPEC §7.6): a replica that convicts
+        it after the hand that dealt it out holds the same messages as one that held the proof
+        first, and says the same."""
         b = self.boundary
         if b is None:
             return {}
-        seats = dict(b.out)
+        seats = {seat: CHEAT if seat in self.held.cheaters else why for seat, why in b.out.items()}
         for change in sorted(self.changes):
             for seat in change.seats:
                 if change.kind == RETURN:
@@ -306,21 +312,84 @@ class Derivation:
         have dealt again with every verdict at once (it will never be dealt again: its seats sealed
         or are sealing it).  So every attempt the known verdicts could lead to is looked for among the
         messages held, and a complete one wins (the lowest head if, impossibly, there were two)."""
-        basis = frozenset(c for a in self.attempts.values() for c in a.changes) | frozenset(
-            Change(CHEAT, (s,)) for s in self.held.cheaters
-        )
-        if basis != self.candidate_basis:
-            self.candidate_basis = basis
-            extra = sorted(basis - b.carried)[:8]
-            self.candidates = {}
-            for mask in range(1 << len(extra)):
-                chosen = frozenset(c for i, c in enumerate(extra) if mask >> i & 1) | b.carried
-                self.candidates[start_head(b.head, chosen)] = chosen
-        for head in sorted(h for h in self.candidates if self.unplaced.follows(h)):
-            if head not in self.attempts:
-                self._attempt_for(b, self.candidates[head])
+        self._fork_at_equivocations(b)
+        for _ in range(8):  # (an attempt dealt here may know one more verdict: look again)
+            basis = self._known_changes()
+            if basis != self.candidate_basis:
+                self.candidate_basis = basis
+                extra = sorted(basis - b.carried)[:8]
+                self.candidates = {}
+                for mask in range(1 << len(extra)):
+                    chosen = frozenset(c for i, c in enumerate(extra) if mask >> i & 1) | b.carried
+                    self.candidates[start_head(b.head, chosen)] = chosen
+            dealt = len(self.attempts)
+            for head in sorted(h for h in self.candidates if self.unplaced.follows(h)):
+                if head not in self.attempts:
+                    self._attempt_for(b, self.candidates[head])
+            if len(self.attempts) == dealt:
+                break
         complete = [a for a in self.attempts.values() if a.complete and a.hand == b.hand]
         return min(complete, key=lambda a: a.start_head) if complete else None
+
+    def _fork_at_equivocations(self, b: Boundary) -> None:
+        """For each attempt dealt here and each step of it where this replica holds a second version
+        of a seat's message (``Held.alternatives``), the same attempt played along that version: the
+        others may have taken it first and played the hand to its end, which then wins (SPEC §7.1) —
+        whichever version this replica took first.  A fork may be forked again at a later step (a
+        cheater that signed several second versions); at most one fork per attempt and alternative,
+        and ``MAX_FORKS`` at a hand, the earliest steps first: each replays its attempt, and a
+        cheater's versions cost it nothing."""
+        forks = sum(1 for key, att in self.attempts.items() if key != att.start_head)
+        for (step, prev, seat), alt in sorted(self.held.alternatives.items(), key=lambda kv: kv[0]):
+            for key, att in sorted(self.attempts.items(), key=lambda kv: kv[0]):
+                if att.hand != b.hand or att.head_before(step) != prev:
+                    continue
+                mine = att.chain.lookup(step, seat)
+                if mine is None or mine.hash == alt.hash:
+                    continue
+                fork_key = hashlib.sha256(b"p2pcards/fork" + key + alt.hash).digest()
+                if fork_key not in self.attempts:
+                    if forks >= MAX_FORKS:
+                        return
+                    forks += 1
+                    self._fork(att, fork_key, alt)
+
+    def _fork(self, att: Attempt, key: bytes, alt: SignedMessage) -> None:
+        assert self.dealer_factory is not None
+        fork = Attempt(
+            self.shared,
+            hand=att.hand,
+            start_step=att.start_step,
+            start_head=att.start_head,
+            changes=att.changes,
+            match=att.match,
+            holders=att.holders,
+            dummies=att.dummies,
+            dealer=self.dealer_factory(att.hand, att.start_head, att.holders),
+        )
+        self.attempts[key] = fork
+        fork.start()
+        for msg in att.messages():
+            if msg.step > alt.step:
+                break
+            if fork.fault is None:
+                fork.offer(alt if (msg.step, msg.seat) == (alt.step, alt.seat) else msg)
+        self._requeued += self.feed(fork)
+        self.dealt(fork)
+
+    def _known_changes(self) -> frozenset[Change]:
+        """The changes the verdicts known at this hand are made of: those of every attempt held, every
+        cheater's, and the verdict each attempt held reaches of its own (SPEC §7.1) — also where a
+        cheater found in it came first, so this replica deals it again otherwise: the others may
+        have taken that verdict before they knew of the cheater, and played on to the end."""
+        known = {c for a in self.attempts.values() for c in a.changes}
+        known |= {Change(CHEAT, (s,)) for s in self.held.cheaters}
+        for att in list(self.attempts.values()):
+            if not att.complete:
+                verdict = self._internal_verdict(att, tell=False)
+                if verdict is not None and verdict.seats != (-1,):
+                    known.add(verdict)
+        return frozenset(known)
 
     def _attempt_for(self, b: Boundary, changes: frozenset[Change]) -> Attempt | None:
         head = start_head(b.head, changes)
@@ -375,7 +444,7 @@ class Derivation:
         # Ended by this voice's own word, half the table or fewer: the others are not bound by it.
         self._end(abandoned=any(c.kind == UNCONFIRMED for c in changes))
 
-    def _internal_verdict(self, att: Attempt) -> Change | None:
+    def _internal_verdict(self, att: Attempt, tell: bool = True) -> Change | None:
         """The earliest verdict inside ``att``: a decision this replica takes at one of its steps (see
         ``decide``), or a check that failed; at one step a decision comes before a fault."""
         best: Change | None = None
@@ -385,7 +454,7 @@ class Derivation:
             if att.head_before(step) != prev or (att.complete and step == att.seal_step):
                 continue
             latest = held.latest(self.held, att) if latest is None else latest
-            decision = self._binding_at(att, step, prev, latest)
+            decision = self._binding_at(att, step, prev, latest, tell)
             if decision is not None:
                 best, best_step = claims.change_of(decision), step
                 break

@@ -41,6 +41,10 @@ class Held:
     consents: list[SignedMessage] = field(default_factory=list)
     """This replica's own voice's returns: its consent to decisions naming it (``claims.binds``)."""
     returns: dict[int, SignedMessage] = field(default_factory=dict)
+    alternatives: dict[tuple[int, bytes, int], SignedMessage] = field(default_factory=dict)
+    """A second, different step message of a seat for a step after a head where ``by_key`` holds its
+    first (the seat equivocated): the other branch, which the others may have played to its end
+    (``Derivation``).  One per (step, prev, seat): bounded as ``by_key`` is."""
     evidence: dict[int, tuple[bytes, ...]] = field(default_factory=dict)
     """Per convicted seat, the payloads that prove it (a pair, or the evidence message)."""
     cheaters: dict[int, out.Fault] = field(default_factory=dict)

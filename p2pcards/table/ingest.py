@@ -177,9 +177,18 @@ class Intake:
             self._told.append(out.Send(self.catchup_request(), to=peer))
 
     def _take_step(self, peer: int | None, msg: SignedMessage) -> None:
-        prior = self._held.by_key.get((msg.step, msg.prev, msg.seat))
+        key = (msg.step, msg.prev, msg.seat)
+        prior = self._held.by_key.get(key)
         if prior is not None:
             if prior.hash != msg.hash and conflicting(prior, msg):
+                if key not in self._held.alternatives and msg.kind != "seal":
+                    # Kept and journaled: whichever version came first, a replica holding both can
+                    # find the hand the others played to its end along either (SPEC §7.1).
+                    self._held.alternatives[key] = msg
+                    self._held.accept(msg.data)
+                    if not self._restoring:
+                        self._told.append(out.Persist(msg.data))
+                    self._derived.candidate_basis = None
                 self._equivocation(Equivocation.of(prior, msg))
             return
         target = self._derived.attempt_at(msg.step, msg.prev)
@@ -406,8 +415,9 @@ class Intake:
             return
         setup_steps = ((s.number, s.messages) for s in self._setup.chain.steps)
         finals = ((f.attempt.seal_step, f.messages()) for f in self._derived.finals)
+        same_voice = to is not None and 0 <= to < self.n and self._voices.voice(to) == self._me
         history = catchup.history_after(
-            self._held, setup_steps, finals, self._derived.path, after, self._catchup.turn(to)
+            self._held, setup_steps, finals, self._derived.path, after, self._catchup.turn(to), same_voice
         )
         batch, size = catchup.batch(history)
         self._catchup.answered(to, size)

@@ -263,6 +263,11 @@ class Table:
                 self._maybe_consent()
                 self._maybe_vote()
             self._settle()
+        elif self._unanswered() and now - self._clock.last_retry >= RETRY_MS:
+            # Restored, its match ended by what it holds so far: the peers it waits for may hold a
+            # hand played to its end, which goes on from there (SPEC §7.5, §9.6) — it still asks.
+            self._clock.last_retry = now
+            self._out.append(out.Send(self._intake.catchup_request()))
         return self._flush()
 
     # ---- reading the state

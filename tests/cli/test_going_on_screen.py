@@ -209,3 +209,23 @@ def test_a_seat_dealt_back_in_is_not_called_away_in_the_standings_while_it_plays
     dealt_out = next(i for i, (playing, _) in enumerate(during) if 1 not in playing)
     back = [standings for playing, standings in during[dealt_out:] if 1 in playing]
     assert back and not any("(away)" in s for s in back), back
+
+
+def test_a_seat_that_consents_to_half_the_tables_word_while_restoring_is_told_it_is_out(
+    seats: list[Seat],
+) -> None:
+    """Durak, four seats: Dmitri restores while Clara, a cheater, keeps her answer back; Anna and
+    Boris, half the table, go on without Clara and Dmitri by their word, and Dmitri's laptop consents
+    to it (it could never play on before Clara answers; SPEC §6.5, half and consent).  His screen says
+    so: the word binds him, he is out of that hand — never "you stay in this game"."""
+    report = run_game("durak", peers=4, seed=4, fault_spec="all", byzantine={2: "return"})
+    passed(report)
+    said = " ".join(seats[3].said().split())
+    assert "you stay in this game" not in said
+    assert "binds nobody named: you stay" not in said
+    assert ("Anna and Boris, half the table, went on without Clara and you in hand 1 by their word, and "
+            "you consented to it while back from the saved game") in said
+    assert "you are out of that hand, and ask to be dealt in again from the next" in said
+    assert "went on without them by its own word (unconfirmed: it binds nobody named)" not in said
+    # The others were not bound by anything of Dmitri's: their screens say what they did.
+    assert "you consented" not in " ".join(seats[0].said().split())

@@ -381,7 +381,7 @@ def test_one_seats_end_naming_both_others_is_its_word_alone_in_every_journal(
     code, text, _ = run(capsys, str(path), "--json")
     as_seat_1 = json.loads(text)
     assert (code, as_seat_1["status"], as_seat_1["finished"]) == (0, "unfinished", False)
-    word = [{"seat": 2, "step": thinking.step, "named": [0, 1]}]
+    word = [{"seat": 2, "step": thinking.step, "named": [0, 1], "consented": False}]
     assert as_seat_1["unconfirmed"] == word and as_seat_1["verdicts"] == []
 
     code, text, _ = run(capsys, str(theirs), "--json")
@@ -411,3 +411,38 @@ def test_an_abandon_is_reported_once_as_its_signers_word_never_as_a_vote(
     [verdict] = json.loads(text)["verdicts"]
     assert (verdict["kind"], verdict["seats"], verdict["step"]) == ("silent", [0, 1], thinking.step)
     assert (verdict["unconfirmed"], verdict["by"]) == (True, [2])
+
+
+def test_a_restoring_seats_consent_to_half_the_tables_word_is_what_its_journal_proves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Durak, four seats: seat 3 restores while seat 2, a cheater, keeps its answer back; seats 0 and 1,
+    half the table, go on without 2 and 3 by their word, and seat 3 consents to it (SPEC §6.5, half
+    and consent).  Its journal proves that word bound seat 3 — it is out of that hand — never that
+    the word binds nobody named; the others' journals still say it binds nobody named."""
+    from p2pcards.cli.harness import write_journals
+    from p2pcards.harness.run import run_game
+
+    report = run_game("durak", peers=4, seed=4, fault_spec="all", byzantine={2: "return"})
+    assert report.passed, report.problems
+    write_journals(tmp_path, "durak", report)
+    restored = tmp_path / "durak-seed4-seat3.journal"
+    code, text, _ = run(capsys, str(restored))
+    assert code == 0
+    [decision] = [line for line in text.splitlines() if line.startswith("verdict ") and "seat 2" in line]
+    assert "seat 0, seat 1, half the table, continued without seat 2, seat 3 by their word" in decision
+    assert "seat 3, whose journal this is, consented to it while restoring, so it binds seat 3" in decision
+    assert "binding on nobody named" not in text
+    code, text, _ = run(capsys, str(restored), "--json")
+    doc = json.loads(text)
+    [verdict] = doc["verdicts"]
+    assert (verdict["seats"], verdict["by"], verdict["unconfirmed"], verdict["consented"]) == (
+        [2, 3], [0, 1], True, True)
+    assert "nobody named" not in verdict["message"] and "consented" in verdict["message"]
+    assert [(w["seat"], w["consented"]) for w in doc["unconfirmed"]] == [(0, True), (1, True)]
+    assert doc["seats_out"] == {"2": "unconfirmed", "3": "unconfirmed"}
+
+    code, text, _ = run(capsys, str(tmp_path / "durak-seed4-seat0.journal"), "--json")
+    doc = json.loads(text)
+    assert [v["consented"] for v in doc["verdicts"]] == [False]
+    assert all(not w["consented"] for w in doc["unconfirmed"])

@@ -95,6 +95,40 @@ def test_a_machine_and_its_computer_player_admitted_back_reach_one_state() -> No
     assert found.violation is None, found.violation
 
 
+SPADES_106 = (
+    "384,6,384,38,1136,480,4,6,1364,69,12,0,38,14,12,12,2864,3,48,0,12,12,26,3,480,14,300,552,84,10,108,141,"
+    "360,3,396,3,72,60,48,5372,133,108,84,0,12,19,7868,96,24,228,105,3,132,240,36,2,3,0,3,7796,372,3,2,468,"
+    "15416,6,4,3,3752,38,4,17060,3,16748,7076,12,0,3,924,60,517,7784,780,4,4,3,19,5,12,48,6,128,7124,7,48,26,"
+    "12,4,3,227,0,7,3,357,7,29,3,14,7436,204,216"
+)
+
+
+@pytest.mark.parametrize(
+    ("game", "shape", "seed", "schedule"),
+    [
+        # A restored seat's match ended by what it held so far (a hand dealt again without two
+        # cheaters, whose seals it lacked): it stopped asking the peer it waited for, and stayed
+        # there with another digest than the others' finished match.
+        ("azi", "5c", 109, "4,17,17,131,191,4"),
+        # A seat voted out in hand 0 and convicted after the match ended: out as ``silent`` on the
+        # replicas that had closed the hands before the proof came, as ``cheat`` on one restored
+        # from the same journal.
+        ("azi", "4", 107, "18,6,19,4,3,7,264,2,26,3,3,3,14,131,53"),
+        # A computer player's replica convicted a cheater before it took the majority's vote that
+        # the others had played hand 1 on from, so it never looked for that hand; and its runner's
+        # consent to the vote, sent to it once, was lost: it stayed in hand 1 for ever.
+        ("spades", "4c", 106, SPADES_106),
+        # A seat restored from an old copy of its journal got the cheater's second version of a move
+        # before the first, which the others had played hand 5 to its end along: it placed the
+        # second, lost that hand, and finished the match another way.
+        ("azi", "5", 105, "4,53,4,29,0,0,3,203,12,3,3,4"),
+    ],
+)
+def test_replays_once_found_now_break_nothing(game: str, shape: str, seed: int, schedule: str) -> None:
+    found = ex.run_schedule(game, SHAPES[shape], seed, {}, [int(c) for c in schedule.split(",")])
+    assert found.violation is None, found.violation
+
+
 def test_the_command_prints_the_shapes_and_what_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["harness", "azi", "--explore", "1", "--explore-seed", "3", "--shape", "3"])
     text = capsys.readouterr().out

@@ -11,6 +11,7 @@ from p2pcards.cli.common import program
 from p2pcards.cli.screen import words
 from p2pcards.games import AuditResult
 from p2pcards.table import outputs as out
+from p2pcards.wire import SignedMessage, WireError
 
 VERIFIED = "deck verified: every seat shuffled with a valid proof; no renege"
 SEEDED = "seeded test deck (no shuffle proofs); every move checked: no renege"
@@ -46,9 +47,23 @@ def seat_names(seats: Sequence[int], names: Sequence[str]) -> str:
     return words.join([names[s] if 0 <= s < len(names) else f"seat {s}" for s in seats])
 
 
-def verdict_lines(fault: out.Fault, names: Sequence[str], timeout_s: int, goes_on: str) -> list[Text]:
+def signers(fault: out.Fault) -> tuple[int, ...]:
+    """Who signed the claims behind a ``silent`` verdict (the votes, or the abandons), ascending."""
+    found = set()
+    for data in fault.evidence:
+        try:
+            found.add(SignedMessage.from_bytes(data).seat)
+        except WireError:
+            continue
+    return tuple(sorted(found))
+
+
+def verdict_lines(fault: out.Fault, names: Sequence[str], timeout_s: int, goes_on: str,
+                  consented: bool = False) -> list[Text]:
     """A seat voted out or named a cheater, why, and what the match does now (``goes_on``: the
-    game's own sentence, from its face)."""
+    game's own sentence, from its face).  ``consented``: the verdict is half the table's word naming
+    this seat, which its own replica took only because its voice consented to it while restoring
+    (SPEC §6.5, half and consent): it binds this seat, which is out of that hand."""
     seats = fault.seats or (fault.seat,)
     who = seat_names(seats, names)
     plural = len(seats) > 1 or who == words.YOU
@@ -56,6 +71,12 @@ def verdict_lines(fault: out.Fault, names: Sequence[str], timeout_s: int, goes_o
     where = f"in hand {fault.hand + 1}" if fault.hand >= 0 else "before the first hand"
     if fault.kind == "silent":
         them = "you" if who == words.YOU else "them"
+        if fault.unconfirmed and consented:
+            by = seat_names(signers(fault), names) or "Half the table"
+            head = (f"{by}, half the table, went on without {who} {where} by their word, and you consented "
+                    "to it while back from the saved game (you could not play on before the others "
+                    "answered): you are out of that hand, and ask to be dealt in again from the next.")
+            return [Text(words.you_case(head), style="bold yellow"), Text(goes_on, style="yellow")]
         if fault.unconfirmed:
             head = (f"{who} {was} left behind {where}: silent, and this side of the table, half of it or "
                     f"fewer, went on without {them} by its own word (unconfirmed: it binds nobody named).")
@@ -91,16 +112,22 @@ def playing_line(hand: int, playing: Sequence[int], names: Sequence[str]) -> Tex
 
 
 def contradicted_line(voters: Sequence[int], named: Sequence[int], step: int, names: Sequence[str],
-                      majority: bool = False, last_hand: bool = False) -> Text:
+                      majority: bool = False, last_hand: bool = False, restoring: bool = False) -> Text:
     """The others went on without this seat's voice: by more than half of the table, or by their own
     word (half the table or fewer, which binds nobody named).  ``last_hand``: the match's last hand is
-    being played, so there is no next hand to be dealt in at."""
+    being played, so there is no next hand to be dealt in at.  ``restoring``: this seat waits for the
+    others' answers after a restore, so it cannot stay in the game on its own: it goes with half the
+    table's word if one comes (SPEC §6.5, half and consent)."""
     who, gone = seat_names(voters, names), seat_names(named, names)
     if majority:
         then = ("This is the match's last hand: you may watch it to its end." if last_hand else
                 "Type `return` to ask to be dealt in again from the next hand.")
         text = (f"{who}, more than half of the table, went on without {gone} at step {step}: they did not "
                 f"hear from you in time. {then}")
+    elif restoring:
+        text = (f"Note: {who} went on without {gone} at step {step} by their own word, which binds nobody "
+                "named. Back from the saved game, you cannot play on before the others answer: if half "
+                "the table goes on by one word, you go with it, out of that hand.")
     else:
         text = (f"Note: {who} went on without {gone} at step {step} by their own word. Half the table or "
                 "fewer binds nobody named: you stay in this game.")

@@ -37,7 +37,12 @@ def _fault(screen: GameScreen, event: out.Fault) -> None:
                       "message": event.message, "hand": event.hand, "seats": list(seats), "names": names,
                       "stopped": False, "unconfirmed": event.unconfirmed})
     goes_on = screen.face.goes_on_without(seats)
-    lines = describe.verdict_lines(event, screen.names, screen.genesis.timeout_ms // 1000, goes_on)
+    # A word of half the table or fewer binds nobody it names — but a voice that consented to half
+    # the table's word while restoring (SPEC §6.5): its own replica takes nothing else naming it.
+    consented = event.kind == "silent" and event.unconfirmed and screen.me in seats
+    if consented and event.seat != screen.me:
+        return  # (one verdict per seat named: this seat's says it)
+    lines = describe.verdict_lines(event, screen.names, screen.genesis.timeout_ms // 1000, goes_on, consented)
     screen.term.hide_status()
     if screen.replaying:
         screen.say(Text(lines[0].plain, style="dim"))
@@ -129,7 +134,7 @@ def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
     match = screen.table.match
     left = None if match is None else match.hands_left()
     screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names,
-                                          event.majority, left is not None and left <= 1))
+                                          event.majority, left is not None and left <= 1, screen.restoring))
     if event.majority and not screen.replaying:
         ask_if_out(screen)
 
