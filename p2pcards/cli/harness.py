@@ -70,7 +70,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument(
         "--shape", default=None, metavar="NAME",
         help=f"explore one table shape: {', '.join(s.name for s in SHAPES)} (default: every one the game "
-        "fits)",
+        "fits); with --rule-check: 3, 4, 5 (two cheating), 5c (computer seats), 5w (watchers) (default: "
+        "--voices)",
     )
     p.add_argument(
         "--schedule", default=None, metavar="LIST",
