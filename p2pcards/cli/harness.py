@@ -70,7 +70,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument(
         "--shape", default=None, metavar="NAME",
         help=f"explore one table shape: {', '.join(s.name for s in SHAPES)} (default: every one the game "
-        "fits)",
+        "fits); with --rule-check: 3, 4, 5 (two cheating), 5c (computer seats), 5w (watchers) (default: "
+        "--voices)",
     )
     p.add_argument(
         "--schedule", default=None, metavar="LIST",
@@ -82,19 +83,31 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "deliveries in any order, slow seats, restarts from old journal copies, a cheating minority "
         "(p2pcards.harness.model_check)",
     )
+    p.add_argument(
+        "--rule-check", action="store_true",
+        help="instead of the games above, check every state of an abstract table that the rule's own code "
+        "(votes, abandons, consent, spending, the restore wait) reaches in --depth events "
+        "(p2pcards.harness.rule_check; GAME does not matter to it)",
+    )
+    p.add_argument("--steps", type=int, default=3, metavar="S",
+                   help="with --rule-check: steps of the abstract attempt (default 3)")
     p.add_argument("--depth", type=int, default=6, metavar="D",
-                   help="with --model-check: events per interleaving (default 6)")
+                   help="with --model-check or --rule-check: events per interleaving (default 6)")
     p.add_argument("--voices", type=int, default=3, metavar="V",
-                   help="with --model-check: 3, 4 or 5 voices (default 3)")
+                   help="with --model-check or --rule-check: 3, 4 or 5 voices (default 3)")
     p.add_argument("--cheats", type=int, default=1, metavar="K",
-                   help="with --model-check: messages the cheaters sign per interleaving (default 1)")
+                   help="with --model-check or --rule-check: messages the cheaters sign per interleaving "
+                   "(default 1)")
     p.add_argument("--restarts", type=int, default=1, metavar="K",
-                   help="with --model-check: restarts per interleaving (default 1)")
+                   help="with --model-check or --rule-check: restarts per interleaving (default 1)")
     p.add_argument("--replay", default=None, metavar="EVENTS",
-                   help="with --model-check: replay one interleaving, as printed for a violation")
+                   help="with --model-check or --rule-check: replay one interleaving, as printed for a "
+                   "violation")
     p.add_argument("--reintroduce", action="append", default=[], metavar="NAME",
-                   help="with --model-check: put back a broken behaviour on purpose, to see it found: "
-                   "naive-restore (a restarted machine that reads its journal back as new frames)")
+                   help="with --model-check or --rule-check: put back a broken behaviour on purpose, to "
+                   "see it found: naive-restore (--model-check: a restarted machine that reads its journal "
+                   "back as new frames); sign-without-waiting, consent-by-step, spent-by-signer, "
+                   "minority-binds (--rule-check: issue 27's fixes of the rule undone, one function each)")
     p.add_argument(
         "--journals",
         metavar="DIR",
@@ -179,12 +192,18 @@ def run(args: argparse.Namespace) -> int:
     seeds = [args.seed] if args.seed is not None else list(range(1, args.seeds + 1))
     if args.fuzz is not None:
         return _fuzz(args, seeds)
+    if args.rule_check:
+        if args.model_check or args.explore is not None:
+            raise UsageError("--rule-check goes alone, not with --model-check, --fuzz or --explore")
+        return _rule_check(args)
+    if args.steps != 3:
+        raise UsageError("--steps goes with --rule-check")
     if args.model_check:
         if args.fuzz is not None or args.explore is not None:
             raise UsageError("--model-check goes alone, not with --fuzz or --explore")
         return _model_check(args, options)
     if args.replay is not None or args.reintroduce:
-        raise UsageError("--replay and --reintroduce go with --model-check")
+        raise UsageError("--replay and --reintroduce go with --model-check or --rule-check")
     if args.explore is not None:
         from p2pcards.cli.explore import run_explore
 
@@ -356,6 +375,80 @@ def _model_check(args: argparse.Namespace, options: dict[str, Any]) -> int:
     else:
         _print_model_check(report, replaying=path is not None)
     return 1 if report.violation is not None else 0
+
+
+def _rule_check(args: argparse.Namespace) -> int:
+    from p2pcards.harness import rule_check as rc
+
+    if args.voices not in (3, 4, 5):
+        raise UsageError("--voices must be 3, 4 or 5")
+    shape = str(args.voices) if args.shape is None else args.shape
+    if shape not in rc.SHAPES:
+        known = ", ".join(rc.SHAPES)
+        raise UsageError(f"--shape {shown(shape, 40)!r}: with --rule-check the shapes are: {known}")
+    if not 1 <= args.depth <= 64:
+        raise UsageError("--depth must be from 1 to 64")
+    if not 1 <= args.steps <= 16:
+        raise UsageError("--steps must be from 1 to 16")
+    if not 0 <= args.cheats <= 16 or not 0 <= args.restarts <= 16:
+        raise UsageError("--cheats and --restarts must be from 0 to 16")
+    unknown = [r for r in args.reintroduce if r not in rc.REINTRODUCE]
+    if unknown:
+        known = ", ".join(rc.REINTRODUCE)
+        raise UsageError(f"--reintroduce {shown(unknown[0], 40)!r}: with --rule-check the broken behaviours "
+                         f"are: {known}")
+    bounds = rc.Bounds(depth=args.depth, steps=args.steps, cheats=args.cheats, restarts=args.restarts)
+    path = None
+    if args.replay is not None:
+        path = [e for e in args.replay.split(",") if e]
+        if len(path) > MAX_REPLAY:
+            raise UsageError(f"--replay: at most {MAX_REPLAY} events")
+        bad = next((e for e in path if not rc.well_formed(e)), None)
+        if bad is not None:
+            raise UsageError(f"--replay: {shown(bad, 40)!r} is not an event (as printed for a violation)")
+    live = sys.stderr.isatty() and not args.json
+
+    def progress(r: rc.Report) -> None:
+        if live:
+            print(f"\r  rule check: {r.states:,} states, {r.events:,} events, {r.seconds:.0f} s",
+                  end="", file=sys.stderr, flush=True)
+
+    if path is not None:
+        report = rc.run_replay(args.game, shape, bounds, path, reintroduce=args.reintroduce)
+        if report.violation is not None and report.invariant is None:
+            raise UsageError(f"--replay: {report.violation}")
+    else:
+        report = rc.check(shape, bounds, reintroduce=args.reintroduce, progress=progress, game=args.game)
+    if live:
+        print("\r" + " " * 70 + "\r", end="", file=sys.stderr, flush=True)
+    if args.json:
+        print_json({"rule_check": report.to_dict()})
+    else:
+        _print_rule_check(report, replaying=path is not None)
+    return 1 if report.violation is not None else 0
+
+
+def _print_rule_check(r: Any, *, replaying: bool) -> None:
+    b = r.bounds
+    what = "one path replayed" if replaying else f"every state to depth {b.depth}"
+    print(f"rule check, shape {r.shape} ({len(r.voices)} voices, cheating {list(r.cheaters)}), {what}")
+    if r.reintroduce:
+        print(f"  reintroduced          {', '.join(r.reintroduce)}")
+    if not replaying:
+        print(f"  bounds                {b.steps} steps, {b.restarts} restart(s) from the journal or up to "
+              f"{b.back} own message(s) back, {b.cheats} cheater's message(s) beyond its moves")
+        print(f"  states explored       {r.states:,}")
+        print(f"  events tried          {r.events:,} ({r.revisits:,} led to a state already explored)")
+    if r.violation is not None and not replaying:
+        print("  exhaustive            no: stopped at the first violation")
+    elif not replaying:
+        print(f"  exhaustive            {'yes' if r.exhaustive else 'no: the bound on states was reached'}")
+    print(f"  time                  {r.seconds} s ({r.cpu} s of CPU)")
+    if r.violation is not None:
+        print(f"  VIOLATION ({r.invariant}, {len(r.path)} events): {r.violation}")
+        print(f"    replay: {r.replay}")
+    else:
+        print("  nothing found")
 
 
 def _print_model_check(r: Any, *, replaying: bool) -> None:

@@ -10,28 +10,50 @@ explorer catches it) has one name to replace.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from p2pcards.table import claims
-from p2pcards.table.attempt import Attempt
 from p2pcards.table.claims import ABANDON, VOTE, Decision, named
 from p2pcards.table.voices import Voices
 from p2pcards.wire import SignedMessage
 
-__all__ = ["ABANDON", "VOTE", "Decision", "claim_problem", "named", "playing", "view", "vote_decision"]
+__all__ = [
+    "ABANDON", "VOTE", "AttemptView", "Decision", "claim_problem", "named", "playing", "view", "vote_decision"
+]
 
 
-def view(att: Attempt, step: int, prev: bytes) -> claims.StepView:
+class AttemptView(Protocol):
+    """What the rule reads of an attempt: ``table.attempt.Attempt`` is one, and so is the rule
+    checker's abstract attempt (``harness/rule_check.py``), so both drive the same functions."""
+
+    @property
+    def at_table(self) -> tuple[int, ...]:
+        """The seats at the table: key holders, and seats out of chips that watch."""
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """The key holders."""
+
+    def awaited_at(self, step: int) -> tuple[int, ...]: ...
+
+    def head_before(self, step: int) -> bytes | None: ...
+
+    def messages(self) -> list[SignedMessage]:
+        """Every message of the attempt held, in log order."""
+
+
+def view(att: AttemptView, step: int, prev: bytes) -> claims.StepView:
     """What the rule needs of step ``step`` after ``prev`` of ``att``."""
     return claims.StepView(step, prev, att.at_table, att.active, att.awaited_at(step))
 
 
-def playing(voices: Voices, att: Attempt) -> tuple[int, ...]:
+def playing(voices: Voices, att: AttemptView) -> tuple[int, ...]:
     """The voices at the table of ``att`` (a key holder, or a seat out of chips that watches)."""
     return claims.voices_playing(voices, att.at_table)
 
 
 def claim_problem(
-    kind: str, voices: Voices, signer: int, silent: tuple[int, ...], step: int, att: Attempt
+    kind: str, voices: Voices, signer: int, silent: tuple[int, ...], step: int, att: AttemptView
 ) -> str:
     """Why a claim is refused at ``step`` of ``att`` ("" if it is not): ``claims.claim_problem``."""
     head = att.head_before(step)
@@ -40,7 +62,7 @@ def claim_problem(
 
 def vote_decision(
     voices: Voices,
-    att: Attempt,
+    att: AttemptView,
     step: int,
     prev: bytes,
     votes: Mapping[int, SignedMessage],

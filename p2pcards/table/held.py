@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from p2pcards.table import bodies, claims, decide, policy
 from p2pcards.table import outputs as out
 from p2pcards.table.attempt import Attempt
-from p2pcards.table.decide import Decision
+from p2pcards.table.decide import AttemptView, Decision
 from p2pcards.table.seating import CHEAT, GONE, RETURN, Change
 from p2pcards.table.voices import Voices
 from p2pcards.wire import Equivocation, SignedMessage
@@ -86,7 +86,7 @@ def consent_keys(held: Held) -> list[tuple[int, bytes]]:
     return [(c.step, c.prev) for c in held.consents]
 
 
-def latest(held: Held, att: Attempt) -> dict[int, int]:
+def latest(held: Held, att: AttemptView) -> dict[int, int]:
     """Per seat, the last step it signed something for in ``att``: a step, a seal, a vote or an
     abandon."""
     last: dict[int, int] = {}
@@ -104,7 +104,7 @@ def binding_at(
     held: Held,
     voices: Voices,
     me: int | None,
-    att: Attempt,
+    att: AttemptView,
     step: int,
     prev: bytes,
     later: tuple[int, ...],

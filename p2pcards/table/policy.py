@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from p2pcards.table import claims, decide
-from p2pcards.table.attempt import Attempt
 from p2pcards.table.voices import Voices
 
 RETRY_MS = 1_000
@@ -29,12 +29,26 @@ sends something every ``RETRY_MS``, a thinking one too: ten seconds of nothing i
 a person thinking, and long enough for a Wi-Fi to roam."""
 
 
+class OpenAttempt(decide.AttemptView, Protocol):
+    """What the policy reads of the attempt whose step is open: ``table.attempt.Attempt``, or the rule
+    checker's abstract attempt (``harness/rule_check.py``)."""
+
+    @property
+    def step(self) -> int: ...
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        """The seats the open step still awaits."""
+
+    def holds(self, step: int, seat: int) -> bool: ...
+
+
 @dataclass(frozen=True)
 class Observed:
     """What one replica sees of the open step of ``att``."""
 
     voices: Voices
-    att: Attempt
+    att: OpenAttempt
     me: int
     """This replica's seat (a person's)."""
     waited: int
