@@ -455,9 +455,10 @@ class SimNetwork:
     def event(self, seat: int, event: out.Event) -> None:
         if isinstance(event, JUDGED):
             self.peers[seat].events.append(event)
-            if isinstance(event, out.VotesContradicted) and event.majority and seat in self.honest:
-                # A majority went on without this seat (it was late): like a person told so, it
-                # agrees and asks to be dealt in again.
+            gone = isinstance(event, out.VotesContradicted) and (event.majority or event.half)
+            if gone and seat in self.honest:
+                # A majority, or half the table, went on without this seat (it was late): like a
+                # person told so, it agrees (if it is left behind) and asks to be dealt in again.
                 self._at(self.now + 1_000, "ask_return", seat)
 
     def _link(self, frm: int, to: int, payload: bytes, first: bool = False) -> None:

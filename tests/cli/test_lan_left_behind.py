@@ -138,3 +138,25 @@ def test_the_way_back_reads_as_the_only_one() -> None:
 
     line = questions.come_back(3).lines[0].plain
     assert "only if you ask" in line and "`return`" in line
+
+
+async def test_half_the_table_going_on_from_her_step_leaves_her_behind_and_return_is_the_way_back(
+    at_a_turn: tuple[LanGame, Seat0, out.YourTurn, io.StringIO],
+) -> None:
+    """Two voices: the other one went on by its own word (half the table) from the step this seat is
+    at.  Its `return` would bind it to that word (half and its consent), so it is told as a majority's
+    decision is: the turn there is gone, a move is not sent, and `return` is the way back."""
+    game, node, turn, text = at_a_turn
+    game.on_event(turn)
+    node.table.left_behind = True
+    game.on_event(out.VotesContradicted(7, (1,), (0,), False, True))
+    assert game.turn is None
+    shown = said(text)
+    assert "Boris, half of the table, went on without you at step 7" in shown, shown
+    assert "Nothing you play at that step counts any more" in shown
+    assert "type `return` to agree and be dealt in again from the next hand" in shown
+    assert "binds nobody named" not in shown and "you stay in this game" not in shown
+    await game._typed("1")
+    assert node.sent == []
+    await game._typed("return")
+    assert node.told == ["ask_to_return"]

@@ -9,7 +9,7 @@ match goes on, and the screen says how.  ``RENDERERS`` maps each of these events
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
@@ -124,14 +124,34 @@ def _restoring(screen: GameScreen, event: out.Restoring) -> None:
 
 
 def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
+    # Half the table's word leaves this seat behind as a majority's does while it is still at the step
+    # they went on from (``Table.left_behind``): its moves there count for nothing, and only its
+    # `return` (its consent to their word) takes it where they are.
+    behind = event.majority or (event.half and screen.table.left_behind)
     screen.term.emit({"event": "votes_contradicted", "step": event.step, "voters": list(event.voters),
-                      "named": list(event.named), "majority": event.majority})
+                      "named": list(event.named), "majority": event.majority, "half": event.half,
+                      "left_behind": behind})
     match = screen.table.match
-    left = None if match is None else match.hands_left()
-    screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names,
-                                          event.majority, left is not None and left <= 1))
-    if event.majority and not screen.replaying:
+    last_hand = (left := None if match is None else match.hands_left()) is not None and left <= 1
+    if event.half and behind:
+        screen.say(half_line(event.voters, event.named, event.step, screen.names, last_hand))
+    else:
+        screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names,
+                                              event.majority, last_hand))
+    if behind and not screen.replaying:
         ask_if_out(screen)
+
+
+def half_line(voters: Sequence[int], named: Sequence[int], step: int, names: Sequence[str],
+              last_hand: bool) -> Text:
+    """Half the table went on without this seat by their word, from the step it is still at."""
+    who, gone = describe.seat_names(voters, names), describe.seat_names(named, names)
+    then = ("This is the match's last hand: you may watch it to its end, or leave." if last_hand else
+            "You play again only if you ask: type `return` to agree and be dealt in again from the next "
+            "hand.")
+    text = (f"{who}, half of the table, went on without {gone} at step {step}: they did not hear from you in "
+            f"time. Nothing you play at that step counts any more. {then}")
+    return Text(words.you_case(text), style="yellow")
 
 
 # ============================================================================ the table's questions
