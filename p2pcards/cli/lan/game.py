@@ -363,7 +363,8 @@ class LanGame:
 
     def _question(self, question: questions.Question) -> None:
         """A question from the screen: a person is asked; a computer-played seat answers at once
-        (it asks to play again; it watches when out of the match)."""
+        (it asks to play again; it watches when out of the match; it admits a player back, as a
+        computer seat does: else that player's return would wait for an answer nobody gives)."""
         if question.kind == questions.RETURN and self.questions.returning:
             return  # asked already: the others sign it at the end of the hand
         if self.auto is not None or self.lines is None:
@@ -371,6 +372,9 @@ class LanGame:
                 self._later_send.send_nowait(self.questions.ask_to_return)
             elif question.kind == questions.OUT:
                 self._later_send.send_nowait(self.questions.answers.watch)
+            elif question.kind == questions.ADMIT:
+                seat = question.seats[0]
+                self._later_send.send_nowait(lambda: self.questions.answers.admit(seat, True))
             return
         self.questions.add(question)
         if self.questions.current is question and not self.screen.summing_up:
