@@ -160,3 +160,26 @@ async def test_half_the_table_going_on_from_her_step_leaves_her_behind_and_retur
     assert node.sent == []
     await game._typed("return")
     assert node.told == ["ask_to_return"]
+
+
+def test_when_half_the_tables_word_ended_the_match_she_is_told_so_and_asked_to_agree() -> None:
+    """Two people: the other's word ended the match (too few players left).  Coming back she reads that
+    it ended, not that she may be dealt in again, and is asked to agree to that end."""
+    from p2pcards.cli.screen import going_on, questions
+
+    room = LocalRoom("durak", players=2, human=0, dealer="seeded", seed=5)
+    turn = room.run_until_human()
+    assert turn is not None
+    replica = Replica(room.rules, room.table.state, room.table.match, hand_number=turn.hand, left_behind=True)
+    room.close()
+    node = Seat0(replica, room.genesis)
+    text = io.StringIO()
+    game = LanGame(cast(Node, node), Terminal(Console(file=text, width=100, color_system=None)), lines=None)
+    game.on_event(turn)
+    game.on_event(out.VotesContradicted(7, (1,), (0,), False, True))
+    shown = said(text)
+    assert "half of the table, ended the match without you at step 7" in shown, shown
+    assert "too few players were left to play on" in shown and "dealt in again" not in shown, shown
+    asked = going_on.out_question(game.screen)
+    assert asked is not None and asked.kind == questions.RETURN
+    assert asked.prompt.startswith("Agree that the match ended?")

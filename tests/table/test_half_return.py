@@ -131,3 +131,42 @@ def test_her_return_consents_to_that_word_and_deals_her_in_from_the_next_hand() 
     assert hana.digest() == ann.digest()
     assert hana.match is not None and ann.match is not None
     assert hana.match.standings() == ann.match.standings()
+
+
+def test_two_people_when_the_hosts_word_ended_the_match_her_agreement_records_the_same_end() -> None:
+    """Durak with two people: Hana's word, too few players left, ends the match there.  Ann, back, is
+    left behind; her `return` agrees to that word, and her laptop ends the match as Hana's did."""
+    ids = identities(2)
+    genesis = make_genesis("durak", [(f"p{i}", public_bytes(k)) for i, k in enumerate(ids)], dealer="seeded",
+                           seed=4, timeout_ms=TIMEOUT_MS)
+    tables = [Table(genesis, i, ids[i], source=seeded_source(f"4/{i}"), person=True) for i in range(2)]
+    room = GateRoom(genesis, tables, Rng(4), [[], []], [{}, {}], [[], []])
+    room.held = []
+    turns: Turns = []
+    room.act = lambda i, turn: turns.append((i, turn))  # type: ignore[method-assign]
+    room.start()
+    room.run()
+    hana = room.tables[0]
+    while not (turns and turns[0][0] == ANN and hana.chain.step > 8):
+        _play(room, turns)
+    room.hold = _dead
+    now = 0
+    while not any(e.ask for e in room.of(0, out.SilentSeats)):
+        room.tick((0,), now, now + 500)
+        now += 500
+        assert now < 3 * TIMEOUT_MS
+    room.handle(0, hana.decide_silent(True))
+    room.run()
+    assert hana.over and hana.abandoned
+    room.held = []
+    room.hold = GateRoom.hold
+    ann = Table(genesis, ANN, ids[ANN], secrets=room.secrets[ANN], person=True)
+    room.tables[ANN] = ann
+    room.handle(ANN, ann.restore(list(room.journals[ANN])))
+    room.run()
+    room.tick((0, 1), now, now + 2_000)
+    assert (ann.left_behind, ann.over) == (True, False)
+    room.handle(ANN, ann.ask_to_return())
+    room.run()
+    assert (ann.over, ann.abandoned, ann.left_behind) == (True, True, False)
+    assert ann.digest() == hana.digest()

@@ -134,7 +134,8 @@ def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
     match = screen.table.match
     last_hand = (left := None if match is None else match.hands_left()) is not None and left <= 1
     if event.half and behind:
-        screen.say(half_line(event.voters, event.named, event.step, screen.names, last_hand))
+        screen.say(half_line(event.voters, event.named, event.step, screen.names, last_hand,
+                             ends_without(screen, event.named)))
     else:
         screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names,
                                               event.majority, last_hand))
@@ -143,15 +144,33 @@ def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
 
 
 def half_line(voters: Sequence[int], named: Sequence[int], step: int, names: Sequence[str],
-              last_hand: bool) -> Text:
-    """Half the table went on without this seat by their word, from the step it is still at."""
+              last_hand: bool, ends: bool = False) -> Text:
+    """Half the table went on without this seat by their word, from the step it is still at (``ends``:
+    too few players were left, so their word ended the match there)."""
     who, gone = describe.seat_names(voters, names), describe.seat_names(named, names)
+    if ends:
+        text = (f"{who}, half of the table, ended the match without {gone} at step {step}: they did not hear "
+                "from you in time, and without you too few players were left to play on (recorded as "
+                "abandoned). Nothing you play at that step counts any more.")
+        return Text(words.you_case(text), style="yellow")
     then = ("This is the match's last hand: you may watch it to its end, or leave." if last_hand else
             "You play again only if you ask: type `return` to agree and be dealt in again from the next "
             "hand.")
     text = (f"{who}, half of the table, went on without {gone} at step {step}: they did not hear from you in "
             f"time. Nothing you play at that step counts any more. {then}")
     return Text(words.you_case(text), style="yellow")
+
+
+def ends_without(screen: GameScreen, voices: Sequence[int]) -> bool:
+    """Whether the match ends, too few players left, once ``voices`` are out of it (each with the
+    computer players its machine runs)."""
+    match = screen.table.match
+    if match is None or match.over:
+        return False
+    for seat in range(screen.n):
+        if seat in voices or screen.genesis.runner_of(seat) in voices:
+            match = match.without(seat)
+    return match.over
 
 
 # ============================================================================ the table's questions
@@ -232,6 +251,8 @@ def out_question(screen: GameScreen) -> questions.Question | None:
         return questions.out_of_match((Text("You may watch the others play the match to its end, or leave "
                                             "now: the result is in your journal either way.", style="dim"),))
     why = table.seats_out.get(screen.me)
+    if table.left_behind and ends_without(screen, (screen.me,)):
+        return None if table.returning else questions.ended_without_you()
     if why in ("silent", "unconfirmed") or table.left_behind:
         match = table.match
         left = None if match is None else match.hands_left()
