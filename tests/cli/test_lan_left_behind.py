@@ -183,3 +183,14 @@ def test_when_half_the_tables_word_ended_the_match_she_is_told_so_and_asked_to_a
     asked = going_on.out_question(game.screen)
     assert asked is not None and asked.kind == questions.RETURN
     assert asked.prompt.startswith("Agree that the match ended?")
+
+
+def test_out_by_half_the_tables_word_and_her_agreement_is_not_told_as_binding_nobody(
+    at_a_turn: tuple[LanGame, Seat0, out.YourTurn, io.StringIO],
+) -> None:
+    game, node, _, text = at_a_turn
+    node.table.seats_out = {0: "unconfirmed"}
+    game.on_event(out.Fault(0, 7, "silent", "stayed silent", hand=0, seats=(0,), unconfirmed=True))
+    shown = said(text)
+    assert "You are out of hand 1 by the others' word and your agreement" in shown, shown
+    assert "binds nobody named" not in shown

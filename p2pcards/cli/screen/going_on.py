@@ -38,6 +38,12 @@ def _fault(screen: GameScreen, event: out.Fault) -> None:
                       "stopped": False, "unconfirmed": event.unconfirmed})
     goes_on = screen.face.goes_on_without(seats)
     lines = describe.verdict_lines(event, screen.names, screen.genesis.timeout_ms // 1000, goes_on)
+    if event.kind == "silent" and event.unconfirmed and screen.me in seats:
+        # Half the table's word binds this seat only because it agreed (SPEC §6.5, half and consent):
+        # "binds nobody named" is not what happened to it.
+        lines[0] = Text(f"You are out of hand {event.hand + 1} by the others' word and your agreement: "
+                        "half of the table went on without you, and your `return` agreed to it.",
+                        style="bold yellow")
     screen.term.hide_status()
     if screen.replaying:
         screen.say(Text(lines[0].plain, style="dim"))
