@@ -162,7 +162,7 @@ async def test_half_the_table_going_on_from_her_step_leaves_her_behind_and_retur
     assert node.told == ["ask_to_return"]
 
 
-def test_when_half_the_tables_word_ended_the_match_she_is_told_so_and_asked_to_agree() -> None:
+async def test_when_half_the_tables_word_ended_the_match_she_is_told_so_and_asked_to_agree() -> None:
     """Two people: the other's word ended the match (too few players left).  Coming back she reads that
     it ended, not that she may be dealt in again, and is asked to agree to that end."""
     from p2pcards.cli.screen import going_on, questions
@@ -183,6 +183,10 @@ def test_when_half_the_tables_word_ended_the_match_she_is_told_so_and_asked_to_a
     asked = going_on.out_question(game.screen)
     assert asked is not None and asked.kind == questions.RETURN
     assert asked.prompt.startswith("Agree that the match ended?")
+    await game._typed("return")
+    assert node.told == ["ask_to_return"]
+    shown = said(text)
+    assert "You agreed that the match ended without you" in shown and "You asked to play again" not in shown
 
 
 def test_out_by_half_the_tables_word_and_her_agreement_is_not_told_as_binding_nobody(

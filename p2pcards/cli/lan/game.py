@@ -429,7 +429,9 @@ class LanGame:
         why = self.table.seats_out.get(self.me)
         if why == "unconfirmed" or self.table.left_behind:
             why = "silent"  # out, or left behind by the others: either way it may ask to come back
-        if why == "silent" and self._last_hand() and not self.questions.returning:
+        if self.table.left_behind and going_on.ends_without(self.screen, (self.me,)):
+            self.questions.ask_to_return()  # agrees that the others' word ended the match
+        elif why == "silent" and self._last_hand() and not self.questions.returning:
             self.screen.problem("return", "This is the match's last hand: there is no next hand to be dealt "
                                           "in at. You may watch it to its end, or leave.")
         elif why == "silent" and not self.questions.returning:

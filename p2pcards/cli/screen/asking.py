@@ -123,10 +123,18 @@ class OpenQuestions:
         self.open = [q for q in self.open if q.kind != questions.RETURN]
         if self.returning:
             return
+        from p2pcards.cli.screen.going_on import ends_without
+
         self.returning = True
         hand = max(self.screen.table.hand_number, 0)
+        ended = self.screen.table.left_behind and ends_without(self.screen, (self.screen.me,))
         self.screen.term.emit({"event": "returning", "hand": hand})
         self.answers.ask_to_return()
+        if ended:
+            # The others' word ended the match: agreeing ends it here too; there is no hand to come.
+            self.screen.say(Text("You agreed that the match ended without you: your laptop records the same "
+                                 "end.", style="bold"))
+            return
         self.screen.say(Text(f"You asked to play again: the players still at the table sign your return at "
                              f"the end of hand {hand + 1}, and you are dealt in from the next one.",
                              style="bold"))
