@@ -339,6 +339,7 @@ def test_the_screen_says_when_the_program_went_on_or_ended_the_match_by_its_pers
     assert gone + "went on without Bob for you, by your word alone (half the table: it binds only you)." \
         in said[True, False], said[True, False]
     the_end = gone + "ended the match for you, by your word alone: with Bob gone, too few players were " \
-        "left to play on. It is recorded as abandoned; Bob is told so on coming back."
+        "left to play on. It is recorded as abandoned here; Bob's laptop, not connected, still holds it " \
+        "unfinished."
     assert the_end in said[True, True], said[True, True]
     assert "your program" not in said[False, False] and "your program" not in said[False, True]

@@ -224,8 +224,8 @@ class OpenQuestions:
             return said + f"your program went on without {who} for you."
         if self.screen.table.over:
             return (said + f"your program ended the match for you, by your word alone: with {who} gone, too "
-                    f"few players were left to play on. It is recorded as abandoned; {who} is told so on "
-                    "coming back.")
+                    f"few players were left to play on. It is recorded as abandoned here; {who}'s laptop, "
+                    "not connected, still holds it unfinished.")
         return (said + f"your program went on without {who} for you, by your word alone (half the table: it "
                 f"binds only you). {who} is told so on coming back.")
 
