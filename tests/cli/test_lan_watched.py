@@ -98,3 +98,16 @@ def test_nothing_is_said_while_another_laptop_of_the_match_is_connected(
     game.connected.add(1)
     game.tick_nobody(30.0)
     assert "Nobody of this match" not in said(text)
+
+
+def test_a_player_resumed_with_nobody_on_the_network_is_told_the_game_goes_on_when_one_comes_back(
+    resumed_watching: tuple[LanGame, Seat0, io.StringIO],
+) -> None:
+    game, node, text = resumed_watching
+    node.table.seats_out = {}
+    assert not game.watching
+    game.tick_nobody(10.0)
+    shown = said(text)
+    assert "Nobody of this match is on the network yet: nothing came from any other laptop in 10 s" in shown
+    assert "The game goes on when one of them comes back" in shown
+    assert "ended it without you, their programs ended with it, and this copy stays unfinished" in shown

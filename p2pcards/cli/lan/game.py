@@ -228,7 +228,9 @@ class LanGame:
                     "again while one of them plays. `quit` keeps it as it is.")
         else:
             text = (f"Nobody of this match is on the network yet: {gone}. The game goes on when one of them "
-                    f"comes back (`{program()} resume` on their laptop); `quit` keeps it as it is.")
+                    f"comes back (`{program()} resume` on their laptop); if the others played on and ended "
+                    "it without you, their programs ended with it, and this copy stays unfinished. `quit` "
+                    "keeps it as it is.")
         self.term.emit({"event": "notice", "message": text})
         self.screen.say(Text(text, style="yellow"))
 
