@@ -210,6 +210,8 @@ class Saved:
     directory: Path
     end: str = ""
     """How a finished network game ended (``over``, ``abandoned``, ``stopped``; see ``SeatRecord``)."""
+    watched: bool = False
+    """Unfinished, left while its person watched the others: it may have ended elsewhere."""
 
     @property
     def unfinished(self) -> bool:
@@ -240,7 +242,7 @@ def describe_game(game_id: bytes) -> Saved:
     size = sum(p.stat().st_size for p in directory.rglob("*") if p.is_file())
     genesis: Genesis | None = None
     finished: bool | None = None
-    kind, end = "?", ""
+    kind, end, watched = "?", "", False
     try:
         offline = load_offline(game_id)
     except store.StoreError:
@@ -254,11 +256,12 @@ def describe_game(game_id: bytes) -> Saved:
             genesis = Genesis.decode(bytes.fromhex(doc["genesis"]))
             finished = bool(doc.get("finished"))
             end = str(doc.get("end") or "")
+            watched = bool(doc.get("watching")) and not finished
         except (OSError, ValueError, KeyError, TypeError, GenesisError):
             pass
     if genesis is None:
         genesis = _first_genesis(journal)
-    return Saved(game_id, kind, genesis, finished, size, journal.stat().st_mtime, directory, end)
+    return Saved(game_id, kind, genesis, finished, size, journal.stat().st_mtime, directory, end, watched)
 
 
 def all_saved() -> list[Saved]:
@@ -298,6 +301,8 @@ def _state(s: Saved) -> str:
         return "?"
     if s.finished and s.end in ("abandoned", "stopped"):
         return s.end  # not played to its end: as `verify` says it
+    if s.watched:
+        return "watched"  # unfinished here; the others may have played it to its end since
     return "finished" if s.finished else "unfinished"
 
 
@@ -346,6 +351,11 @@ def run(args: argparse.Namespace) -> int:
     return _remove([pick(g) for g in args.game_ids], args)
 
 
+WATCHED_NOTE = ("watched: you left while watching the others; the match may have ended elsewhere since. Only "
+                "a player of it who is on the network can bring this copy to its end: `resume` it while one "
+                "of them plays.")
+
+
 def _list(as_json_doc: bool) -> int:
     found = all_saved()
     if as_json_doc:
@@ -362,6 +372,9 @@ def _list(as_json_doc: bool) -> int:
         width = _width()
         fits = width is None or len(said) + len(command) + 1 <= width
         print(f"{said} {command}" if fits else f"{said}\n  {command}")
+    if any(s.watched for s in found):
+        width = _width()
+        print(WATCHED_NOTE if width is None else textwrap.fill(WATCHED_NOTE, width, break_long_words=False))
     return 0
 
 

@@ -53,6 +53,7 @@ BEHAVIOURS: tuple[str, ...] = (
     "relay-evidence",  # forged evidence against seat 0, and its own equivocation relayed as evidence
     "rollback",  # restarts from an older copy of its journal (an accident, not a lie)
     "return",  # vanishes, is voted out, comes back some hands later and asks to play again
+    "watch",  # vanishes, is voted out, comes back and watches the others to the end, asking nothing
 )
 
 RELAY_SENDS = 4
@@ -95,7 +96,7 @@ REFUSED: frozenset[str] = frozenset(
 """Behaviours whose frames every honest peer refuses, or ignores within its bounds; nobody is named
 for them (nothing they send is a step of the log) and the game goes on."""
 
-ACCIDENTS: frozenset[str] = frozenset({"rollback", "return"})
+ACCIDENTS: frozenset[str] = frozenset({"rollback", "return", "watch"})
 """Behaviours of an honest seat that crashes or leaves: nobody may be named a cheater."""
 
 FRAME_ATTACKS = ("foreign", "malformed", "oversized", "forged", "unknown-kind", "kind-too-large")

@@ -182,6 +182,8 @@ class SimNetwork:
         """The seat that left (``leave`` or ``return``), and when."""
         self.left_at_hand = -1
         self.returned = False
+        self.watched = False
+        """Whether a seat that chose to watch (``watch``) followed the others while out."""
 
     # ------------------------------------------------------------------ scheduling
 
@@ -213,7 +215,7 @@ class SimNetwork:
             behaviour = p.behaviour
             if behaviour == "rollback":
                 self._at(3_000 + self.rng.below(20_000), "rollback", p.seat)
-            elif behaviour == "return":
+            elif behaviour in ("return", "watch"):
                 self._at(2_000 + self.rng.below(8_000), "leave", p.seat)
         if self.frame_attacker is not None:
             self._at(1 + self.rng.below(200), "attack")
@@ -344,7 +346,7 @@ class SimNetwork:
         p.gone = True
         self.left = seat
         self.left_at_hand = len(p.table.hands_played)
-        if p.behaviour == "return":
+        if p.behaviour in ("return", "watch"):
             # Comes back once the others have played on without it for a while.
             self._at(self.now + p.table.genesis.timeout_ms + 4_000 + self.rng.below(6_000), "come_back", seat)
 
@@ -355,7 +357,25 @@ class SimNetwork:
         fresh = self.make_table(seat, dict(p.secrets))
         p.table = fresh
         self._carry_out(p, self._call(p, lambda: fresh.restore(list(p.journal))))
-        self._at(self.now + 2_000, "ask_return", seat)
+        self._at(self.now + 2_000, self._answer(p), seat)
+
+    @staticmethod
+    def _answer(p: Peer) -> str:
+        """What a seat left behind does, as its person would answer: watch (``watch``), or come back."""
+        return "watch" if p.behaviour == "watch" else "ask_return"
+
+    def _on_watch(self, seat: int) -> None:
+        """The seat's person watches: its voice consents to what dealt it out, asking nothing; asked
+        again while a decision still leaves it behind (a later one names it too)."""
+        p = self.peers[seat]
+        t = p.table
+        if t.over or p.gone:
+            return
+        if t.left_behind:
+            self._carry_out(p, self._call(p, t.watch))
+            self._at(self.now + 5_000, "watch", seat)
+        elif seat in t.seats_out:
+            self.watched = True
 
     def _on_ask_return(self, seat: int) -> None:
         p = self.peers[seat]
@@ -455,10 +475,12 @@ class SimNetwork:
     def event(self, seat: int, event: out.Event) -> None:
         if isinstance(event, JUDGED):
             self.peers[seat].events.append(event)
-            if isinstance(event, out.VotesContradicted) and event.majority and seat in self.honest:
-                # A majority went on without this seat (it was late): like a person told so, it
-                # agrees and asks to be dealt in again.
-                self._at(self.now + 1_000, "ask_return", seat)
+            gone = isinstance(event, out.VotesContradicted) and (event.majority or event.half)
+            if gone and seat in self.honest:
+                # A majority, or half the table, went on without this seat (it was late): like a
+                # person told so, it agrees (if it is left behind) and asks to be dealt in again, or
+                # watches.
+                self._at(self.now + 1_000, self._answer(self.peers[seat]), seat)
 
     def _link(self, frm: int, to: int, payload: bytes, first: bool = False) -> None:
         f = self.faults

@@ -52,7 +52,8 @@ class Verdicts:
         if key in self.announced:
             return []
         self.announced.add(key)
-        return [out.VotesContradicted(decision.step, decision.signers, decision.silent, decision.majority)]
+        return [out.VotesContradicted(decision.step, decision.signers, decision.silent, decision.majority,
+                                      decision.half)]
 
     def announce(
         self, change: Change, hand: int, step: int, held: Held, path: Iterable[Attempt]

@@ -472,10 +472,12 @@ class Derivation:
         decision, told = held.binding_at(
             self.held, self.voices, self.me, att, step, prev, self._went_on(att, step, latest), self.n
         )
+        halves = [d.silent for d in told if d.half]
         for other in told if tell else ():
             if other.half:
-                self.held.half_gone = other  # (its signers' words are told one by one)
-                continue
+                self.held.half_gone = other
+            elif other.silent in halves:
+                continue  # one of the words of half the table, told as theirs together
             # Only the seat's own return agrees to it (``ask_to_return``): whoever runs the seat —
             # its person, or the program for it — decides.
             if other.majority:

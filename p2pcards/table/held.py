@@ -136,6 +136,22 @@ def binding_at(
     return claims.taken(found, me, consent_keys(held))
 
 
+def behind(held: Held, att: Attempt | None) -> Decision | None:
+    """The decision that leaves this voice behind, unconsented: a majority's (``claims.left_behind``),
+    or half the table's word while this replica is still at the attempt it went on from — the others
+    went past that step, so nothing this voice signs there counts, and only its consent (``return``)
+    takes it where they are."""
+    keys = consent_keys(held)
+    if claims.left_behind(held.pending_gone, keys):
+        return held.pending_gone
+    word = held.half_gone
+    if word is None or (word.step, word.prev) in keys:
+        return None
+    if att is None or att.head_before(word.step) != word.prev:
+        return None
+    return word
+
+
 def consent_due(held: Held, waited_for: tuple[int, ...]) -> Decision | None:
     """Half the table's word naming this voice, if it is to consent to it now (``policy.consents_to_word``,
     ``waited_for``: the voices a restored seat still waits for) and has not yet."""

@@ -182,13 +182,15 @@ class ReturnAsked:
 class VotesContradicted:
     """``voters`` went on without this seat's voice (``named``) at ``step``: by more than half of the
     table (``majority``: the hand is played without it, and it comes back by asking,
-    ``Table.ask_to_return``), or by their own word alone (binding on nobody named).  This replica
-    does not take it unless its voice agrees."""
+    ``Table.ask_to_return``), by half of it (``half``: their word binds it only with its consent, and
+    while this seat is at that step it is left behind as by a majority), or by their own word alone
+    (binding on nobody named).  This replica does not take it unless its voice agrees."""
 
     step: int
     voters: tuple[int, ...]
     named: tuple[int, ...]
     majority: bool = False
+    half: bool = False
 
 
 @dataclass(frozen=True)

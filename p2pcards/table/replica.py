@@ -43,7 +43,7 @@ from p2pcards.table.genesis import Genesis
 from p2pcards.table.held import Held
 from p2pcards.table.ingest import Intake, Queued
 from p2pcards.table.policy import DISCONNECTED_MS, RETRY_MS
-from p2pcards.table.seating import GONE, SILENT, Change
+from p2pcards.table.seating import GONE, Change
 from p2pcards.table.secrets import MASTER, MASTER_SIZE, SeatSecrets
 from p2pcards.table.seen import Seen
 from p2pcards.table.setup import Setup
@@ -216,12 +216,12 @@ class Table:
         return self._flush()
 
     def ask_to_return(self) -> list[out.Output]:
-        """This seat was voted out, or the others went on without it: agree to it (``claims.binds``)
-        and ask the seats still playing to deal it in again."""
+        """This seat was voted out, or the others went on without it (``held.behind``): agree to it
+        (``claims.binds``) and ask the seats still playing to deal it in again."""
         if self.seat is None:
             return self._flush()
-        gone = self._held.pending_gone
-        if gone is not None and self.left_behind:
+        gone = held.behind(self._held, self.attempt)
+        if gone is not None:
             self._consent(gone.step, gone.prev, request=True)
         elif self._derived.out_seats().get(self.seat) in GONE:
             self._asking_return = True
@@ -231,11 +231,11 @@ class Table:
 
     def watch(self) -> list[out.Output]:
         """This seat's person watches the others play on without it: its voice consents to the
-        majority's decision that dealt it out (SPEC §6.3), asking nobody to deal it in again.  After a
-        minority's word nothing is signed: that word binds its signer alone."""
-        gone = self._held.pending_gone
+        majority's decision (or half the table's word) that dealt it out (SPEC §6.3), asking nobody to
+        deal it in again.  After a minority's word nothing is signed: that word binds its signer alone."""
+        gone = held.behind(self._held, self.attempt)
         person = self.seat is not None and self._voices.is_person(self.seat)
-        if person and gone is not None and self.left_behind:
+        if person and gone is not None:
             self._consent(gone.step, gone.prev, request=False)
         return self._flush()
 
@@ -320,9 +320,9 @@ class Table:
 
     @property
     def left_behind(self) -> bool:
-        """Whether a majority went on without this seat's voice, and it has not agreed (yet).  A
-        minority's word (an abandon) leaves nobody behind: it binds its signer alone."""
-        return claims.left_behind(self._held.pending_gone, held.consent_keys(self._held))
+        """Whether a majority, or half the table from the step this replica is at, went on without this
+        seat's voice unconsented (``held.behind``).  A minority's word binds its signer alone."""
+        return held.behind(self._held, self.attempt) is not None
 
     @property
     def cheaters(self) -> tuple[int, ...]:
@@ -540,7 +540,7 @@ class Table:
         b = self._derived.boundary
         if not self._asking_return or self.seat is None or b is None:
             return
-        if self._derived.out_seats().get(self.seat) != SILENT:
+        if self._derived.out_seats().get(self.seat) not in GONE:
             self._asking_return = False
             return
         mine = self._held.returns.get(self.seat)

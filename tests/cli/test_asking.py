@@ -17,6 +17,7 @@ from p2pcards.cli.screen.asking import OpenQuestions
 from p2pcards.cli.screen.events import game_screen
 from p2pcards.cli.screen.schema import problems
 from p2pcards.cli.terminal import Terminal
+from p2pcards.table import outputs as out
 from p2pcards.table.genesis import make_genesis
 from p2pcards.wire import key_from_seed, public_bytes
 
@@ -43,6 +44,7 @@ class Replica:
     match: object = None
     back: tuple[int, ...] = ()
     votes: list[Any] = field(default_factory=list)
+    verdicts: list[out.Fault] = field(default_factory=list)
 
     def votes_held(self) -> list[Any]:
         return self.votes
@@ -313,3 +315,31 @@ def test_the_screen_says_when_the_program_went_on_for_its_person() -> None:
         said = "You did not answer, and nothing came from Bob any more: at the deadline your program " \
                "went on without Bob for you."
         assert (said in text) == own, text
+
+
+def test_the_screen_says_when_the_program_went_on_or_ended_the_match_by_its_persons_word() -> None:
+    """Issue 30, item 5 with two voices: no vote can decide, so at the deadline (nobody answered, Bob's
+    laptop gone) the program goes on by its person's own word — or, too few players left, ends the
+    match.  The screen says the program did it for the person, and why; a verdict not of this seat's
+    word is not claimed so."""
+    said: dict[tuple[bool, bool], str] = {}
+    for own in (True, False):
+        for ended in (False, True):
+            seat = Seat()
+            seat.open.add(silent())
+            word = out.Fault(2, 40, "silent", "stayed silent", hand=3, seats=(2,), unconfirmed=own)
+            seat.replica.verdicts = [word]
+            seat.replica.seats_out = {2: "unconfirmed"}
+            seat.replica.over = ended
+            seat.replica.chain.step = 41
+            seat.replica.waiting_for = (1,)
+            seat.open.prune()
+            said[own, ended] = " ".join(seat.text.getvalue().split())
+    gone = "You did not answer, and nothing came from Bob any more: at the deadline your program "
+    assert gone + "went on without Bob for you, by your word alone (half the table: it binds only you)." \
+        in said[True, False], said[True, False]
+    the_end = gone + "ended the match for you, by your word alone: with Bob gone, too few players were " \
+        "left to play on. It is recorded as abandoned here; Bob's laptop, not connected, still holds it " \
+        "unfinished."
+    assert the_end in said[True, True], said[True, True]
+    assert "your program" not in said[False, False] and "your program" not in said[False, True]

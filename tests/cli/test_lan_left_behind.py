@@ -138,3 +138,64 @@ def test_the_way_back_reads_as_the_only_one() -> None:
 
     line = questions.come_back(3).lines[0].plain
     assert "only if you ask" in line and "`return`" in line
+
+
+async def test_half_the_table_going_on_from_her_step_leaves_her_behind_and_return_is_the_way_back(
+    at_a_turn: tuple[LanGame, Seat0, out.YourTurn, io.StringIO],
+) -> None:
+    """Two voices: the other one went on by its own word (half the table) from the step this seat is
+    at.  Its `return` would bind it to that word (half and its consent), so it is told as a majority's
+    decision is: the turn there is gone, a move is not sent, and `return` is the way back."""
+    game, node, turn, text = at_a_turn
+    game.on_event(turn)
+    node.table.left_behind = True
+    game.on_event(out.VotesContradicted(7, (1,), (0,), False, True))
+    assert game.turn is None
+    shown = said(text)
+    assert "Boris, half of the table, went on without you at step 7" in shown, shown
+    assert "Nothing you play at that step counts any more" in shown
+    assert "type `return` to agree and be dealt in again from the next hand" in shown
+    assert "binds nobody named" not in shown and "you stay in this game" not in shown
+    await game._typed("1")
+    assert node.sent == []
+    await game._typed("return")
+    assert node.told == ["ask_to_return"]
+
+
+async def test_when_half_the_tables_word_ended_the_match_she_is_told_so_and_asked_to_agree() -> None:
+    """Two people: the other's word ended the match (too few players left).  Coming back she reads that
+    it ended, not that she may be dealt in again, and is asked to agree to that end."""
+    from p2pcards.cli.screen import going_on, questions
+
+    room = LocalRoom("durak", players=2, human=0, dealer="seeded", seed=5)
+    turn = room.run_until_human()
+    assert turn is not None
+    replica = Replica(room.rules, room.table.state, room.table.match, hand_number=turn.hand, left_behind=True)
+    room.close()
+    node = Seat0(replica, room.genesis)
+    text = io.StringIO()
+    game = LanGame(cast(Node, node), Terminal(Console(file=text, width=100, color_system=None)), lines=None)
+    game.on_event(turn)
+    game.on_event(out.VotesContradicted(7, (1,), (0,), False, True))
+    shown = said(text)
+    assert "half of the table, ended the match without you at step 7" in shown, shown
+    assert "too few players were left to play on" in shown and "dealt in again" not in shown, shown
+    asked = going_on.out_question(game.screen)
+    assert asked is not None and asked.kind == questions.RETURN
+    assert asked.prompt.startswith("Agree that the match ended?")
+    await game._typed("return")
+    assert node.told == ["ask_to_return"]
+    shown = said(text)
+    assert "You agreed that the match ended without you" in shown and "You asked to play again" not in shown
+
+
+def test_out_by_half_the_tables_word_and_her_agreement_is_not_told_as_binding_nobody(
+    at_a_turn: tuple[LanGame, Seat0, out.YourTurn, io.StringIO],
+) -> None:
+    game, node, _, text = at_a_turn
+    node.table.seats_out = {0: "unconfirmed"}
+    game.on_event(out.Fault(0, 7, "silent", "stayed silent", hand=0, seats=(0,), unconfirmed=True))
+    shown = said(text)
+    assert ("went on without you in hand 1 by their word, and your `return` agreed to it: you are out of "
+            "that hand") in shown, shown
+    assert "binds nobody named" not in shown

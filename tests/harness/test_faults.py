@@ -137,3 +137,17 @@ def test_a_seat_restoring_while_a_cheater_is_away_goes_with_the_half_that_went_o
     report = run_game("durak", peers=4, seed=4, fault_spec="all", byzantine={2: "return"})
     assert report.passed, report.problems
     assert report.finished and report.agree and report.honest_convicted == []
+
+
+def test_the_network_model_plays_a_seat_that_comes_back_and_watches_to_the_end() -> None:
+    """The harness's simulated network (issue 30): a seat that vanishes, is voted out, and comes back
+    to watch rather than return consents to being out, asks nothing, and follows the others to the
+    end: the same hands, the same digest, its match over."""
+    report = run_game("durak", peers=3, seed=1, byzantine={2: "watch"}, dealer="seeded",
+                      options={"series_hands": 12})
+    assert report.passed and report.finished and report.agree, report.problems
+    assert report.returns == 0 and report.hands_after_leave > 0
+    watcher, others = report.ends[2], [report.ends[s] for s in (0, 1)]
+    assert watcher.told, "it was told that the others went on without it"
+    assert watcher.over and watcher.out == (2,) and not watcher.left_behind
+    assert all(o.digest == watcher.digest and o.sealed == watcher.sealed for o in others)

@@ -128,6 +128,9 @@ class LanGame:
         self.thinking: dict[int, int] = {}
         """Per computer seat of this process, the step whose move it was last choosing."""
         self._step_since = (-1, 0.0)
+        self._since = 0.0
+        """When this program's nodes were running (trio's clock): how long nobody has come since."""
+        self._nobody_told = False
         self._restored_step = -1
         """The step open when a resumed seat caught up from its journal: the others have waited for
         it since before this program started, for a time it cannot know."""
@@ -156,6 +159,7 @@ class LanGame:
                     await nursery.start(node.run)
             finally:
                 self.screen.replaying = False
+            self._since = trio.current_time()
             if self.resumed:
                 self._restored_step = self.table.chain.step
             self._hands_at_start = len(self.table.hands_played)
@@ -192,6 +196,43 @@ class LanGame:
     @property
     def finished(self) -> bool:
         return self.table.over or self.table.fault is not None
+
+    @property
+    def watching(self) -> bool:
+        """This seat's person follows the others without playing: out of the match, or out of the hand
+        (or left behind) without asking back.  Left so, the match may end elsewhere without it."""
+        if self.finished:
+            return False
+        out_now = self.table.seats_out.get(self.me) in ("silent", "unconfirmed") or self.table.left_behind
+        return self.me in self.screen.out_of_match or (out_now and not self.questions.returning)
+
+    def tick_nobody(self, now: float) -> None:
+        """A resumed seat that hears from no other laptop of the match for the connection clock is told
+        so, once, with what that means for its copy of the match (issue 30: a watcher back after
+        everyone left found its game unfinished for ever, and nothing said why)."""
+        if self._nobody_told or not self.resumed or self.finished or self.done.is_set():
+            return
+        if any(self.genesis.runner_of(s) != self.me for s in self.connected if s != self.me):
+            return
+        waited = DISCONNECTED_MS // 1000
+        if now - self._since < waited:
+            return
+        self._nobody_told = True
+        hands = len(self.table.hands_played)
+        held = f"{words.count(hands, 'hand')} played" if hands else "no hand played yet"
+        gone = f"nothing came from any other laptop in {waited} s"
+        if self.watching:
+            text = (f"Nobody of this match is on the network: {gone}, so their programs are not running, "
+                    f"and the match may have ended without you. This laptop holds it unfinished ({held}). "
+                    "Only a player of it who is on the network can bring it to its end here: `resume` it "
+                    "again while one of them plays. `quit` keeps it as it is.")
+        else:
+            text = (f"Nobody of this match is on the network yet: {gone}. The game goes on when one of them "
+                    f"comes back (`{program()} resume` on their laptop); if the others played on and ended "
+                    "it without you, their programs ended with it, and this copy stays unfinished. `quit` "
+                    "keeps it as it is.")
+        self.term.emit({"event": "notice", "message": text})
+        self.screen.say(Text(text, style="yellow"))
 
     # ================================================================ the start
 
@@ -363,7 +404,8 @@ class LanGame:
 
     def _question(self, question: questions.Question) -> None:
         """A question from the screen: a person is asked; a computer-played seat answers at once
-        (it asks to play again; it watches when out of the match)."""
+        (it asks to play again; it watches when out of the match; it admits a player back, as a
+        computer seat does: else that player's return would wait for an answer nobody gives)."""
         if question.kind == questions.RETURN and self.questions.returning:
             return  # asked already: the others sign it at the end of the hand
         if self.auto is not None or self.lines is None:
@@ -371,6 +413,9 @@ class LanGame:
                 self._later_send.send_nowait(self.questions.ask_to_return)
             elif question.kind == questions.OUT:
                 self._later_send.send_nowait(self.questions.answers.watch)
+            elif question.kind == questions.ADMIT:
+                seat = question.seats[0]
+                self._later_send.send_nowait(lambda: self.questions.answers.admit(seat, True))
             return
         self.questions.add(question)
         if self.questions.current is question and not self.screen.summing_up:
@@ -386,7 +431,9 @@ class LanGame:
         why = self.table.seats_out.get(self.me)
         if why == "unconfirmed" or self.table.left_behind:
             why = "silent"  # out, or left behind by the others: either way it may ask to come back
-        if why == "silent" and self._last_hand() and not self.questions.returning:
+        if self.table.left_behind and going_on.ends_without(self.screen, (self.me,)):
+            self.questions.ask_to_return()  # agrees that the others' word ended the match
+        elif why == "silent" and self._last_hand() and not self.questions.returning:
             self.screen.problem("return", "This is the match's last hand: there is no next hand to be dealt "
                                           "in at. You may watch it to its end, or leave.")
         elif why == "silent" and not self.questions.returning:
@@ -480,6 +527,7 @@ class LanGame:
             await trio.sleep(CLOCK)
             self._tick_questions()
             self._tick_wait()
+            self.tick_nobody(trio.current_time())
 
     def _tick_questions(self) -> None:
         if self.done.is_set():

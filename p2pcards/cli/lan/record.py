@@ -65,6 +65,9 @@ class SeatRecord:
     half the table or fewer, as ``verify`` calls it) or ``stopped`` (by a fault); empty before."""
     think_ms: int = DEFAULT_THINK_MS
     """The computer players' think time the game was played with (what ``resume`` gives them)."""
+    watching: bool = False
+    """The program last ended, unfinished, while its person watched the others (out of the hand, not
+    asking back): the match may have ended elsewhere without this laptop (``games`` says so)."""
 
     @property
     def game_id(self) -> bytes:
@@ -86,6 +89,7 @@ class SeatRecord:
             "finished": self.finished,
             "end": self.end,
             "think_ms": self.think_ms,
+            "watching": self.watching,
         }
 
     @classmethod
@@ -112,6 +116,7 @@ class SeatRecord:
                 finished=bool(doc.get("finished", False)),
                 end=str(doc.get("end") or ""),
                 think_ms=int(doc.get("think_ms", DEFAULT_THINK_MS)),
+                watching=bool(doc.get("watching", False)),
             )
         except (KeyError, TypeError, AttributeError, IndexError, GenesisError) as exc:
             raise ValueError(f"a field is missing or malformed ({exc})") from exc
@@ -158,9 +163,18 @@ def load(game_id: bytes) -> SeatRecord | None:
 
 
 def mark_finished(record: SeatRecord, end: str = "over") -> SeatRecord:
-    done = replace(record, finished=True, end=end)
+    done = replace(record, finished=True, end=end, watching=False)
     save(done)
     return done
+
+
+def mark_watching(record: SeatRecord, watching: bool) -> SeatRecord:
+    """Record whether the program ended, the match unfinished, with its person watching the others."""
+    if record.watching == watching:
+        return record
+    kept = replace(record, watching=watching)
+    save(kept)
+    return kept
 
 
 def lan_games() -> list[tuple[SeatRecord, float]]:

@@ -96,6 +96,8 @@ async def play_seat(
             table = game.table
             end = "stopped" if table.fault is not None else "abandoned" if table.abandoned else "over"
             records.mark_finished(record, end)
+        else:
+            records.mark_watching(record, game.watching)
         return code
     finally:
         for closable in closables:

@@ -17,6 +17,7 @@ from rich.text import Text
 from p2pcards.cli.screen import questions, words
 from p2pcards.cli.screen.questions import Question
 from p2pcards.cli.screen.screen import GameScreen
+from p2pcards.table.outputs import Fault
 
 MOOT_WHY = {
     "over": "the match is over",
@@ -122,10 +123,18 @@ class OpenQuestions:
         self.open = [q for q in self.open if q.kind != questions.RETURN]
         if self.returning:
             return
+        from p2pcards.cli.screen.going_on import ends_without
+
         self.returning = True
         hand = max(self.screen.table.hand_number, 0)
+        ended = self.screen.table.left_behind and ends_without(self.screen, (self.screen.me,))
         self.screen.term.emit({"event": "returning", "hand": hand})
         self.answers.ask_to_return()
+        if ended:
+            # The others' word ended the match: agreeing ends it here too; there is no hand to come.
+            self.screen.say(Text("You agreed that the match ended without you: your laptop records the same "
+                                 "end.", style="bold"))
+            return
         self.screen.say(Text(f"You asked to play again: the players still at the table sign your return at "
                              f"the end of hand {hand + 1}, and you are dealt in from the next one.",
                              style="bold"))
@@ -185,19 +194,40 @@ class OpenQuestions:
                 self.screen.say(Text(f"{who} answered after all: no need to decide.", style="dim"))
             elif self._went_on_by_itself(question, reason):
                 # What the program did on its person's behalf, said plainly (SPEC §10).
-                self.screen.say(Text(f"You did not answer, and nothing came from {who} any more: at the "
-                                     f"deadline your program went on without {who} for you.", style="yellow"))
+                self.screen.say(Text(self._by_itself_line(question, who), style="yellow"))
         self.open = kept
         if self.returning and self.screen.me not in self.screen.table.seats_out:
             self.returning = False
 
     def _went_on_by_itself(self, question: Question, reason: str) -> bool:
-        """Whether the table went past an unanswered silent question with this seat's vote at its step:
-        the program voted for its person, at the deadline (only once the seats were gone, SPEC §10)."""
-        if question.kind != questions.SILENT or reason != "went on":
+        """Whether the table went past an unanswered silent question with this seat's vote at its step,
+        or by its own word (an abandon: half the table, which may end a match of two): the program did
+        it for its person, at the deadline (only once the seats were gone, SPEC §10)."""
+        if question.kind != questions.SILENT or reason not in ("went on", "over"):
             return False
+        return self._own_vote(question) or self._own_word(question) is not None
+
+    def _own_vote(self, question: Question) -> bool:
         me = self.screen.me
         return any(v.seat == me and v.step == question.step for v in self.screen.table.votes_held())
+
+    def _own_word(self, question: Question) -> Fault | None:
+        """The verdict of this voice's own word at the question's step naming its seats (an unconfirmed
+        verdict naming others is always this replica's own word: nobody else's binds it)."""
+        named = set(question.seats)
+        return next((f for f in self.screen.table.verdicts
+                     if f.unconfirmed and f.step == question.step and named <= set(f.seats)), None)
+
+    def _by_itself_line(self, question: Question, who: str) -> str:
+        said = f"You did not answer, and nothing came from {who} any more: at the deadline "
+        if self._own_vote(question):
+            return said + f"your program went on without {who} for you."
+        if self.screen.table.over:
+            return (said + f"your program ended the match for you, by your word alone: with {who} gone, too "
+                    f"few players were left to play on. It is recorded as abandoned here; {who}'s laptop, "
+                    "not connected, still holds it unfinished.")
+        return (said + f"your program went on without {who} for you, by your word alone (half the table: it "
+                f"binds only you). {who} is told so on coming back.")
 
     def _moot(self, question: Question) -> str | None:
         table = self.screen.table

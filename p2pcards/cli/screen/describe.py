@@ -59,11 +59,12 @@ def signers(fault: out.Fault) -> tuple[int, ...]:
 
 
 def verdict_lines(fault: out.Fault, names: Sequence[str], timeout_s: int, goes_on: str,
-                  consented: bool = False) -> list[Text]:
+                  consented: bool = False, restoring: bool = False) -> list[Text]:
     """A seat voted out or named a cheater, why, and what the match does now (``goes_on``: the
     game's own sentence, from its face).  ``consented``: the verdict is half the table's word naming
-    this seat, which its own replica took only because its voice consented to it while restoring
-    (SPEC §6.5, half and consent): it binds this seat, which is out of that hand."""
+    this seat, which its own replica took only because its voice consented to it (SPEC §6.5, half and
+    consent): by itself while ``restoring``, or by its person's `return`; it binds this seat, which is
+    out of that hand."""
     seats = fault.seats or (fault.seat,)
     who = seat_names(seats, names)
     plural = len(seats) > 1 or who == words.YOU
@@ -72,10 +73,12 @@ def verdict_lines(fault: out.Fault, names: Sequence[str], timeout_s: int, goes_o
     if fault.kind == "silent":
         them = "you" if who == words.YOU else "them"
         if fault.unconfirmed and consented:
-            by = seat_names(signers(fault), names) or "Half the table"
-            head = (f"{by}, half the table, went on without {who} {where} by their word, and you consented "
-                    "to it while back from the saved game (you could not play on before the others "
-                    "answered): you are out of that hand, and ask to be dealt in again from the next.")
+            by = seat_names(signers(fault), names)
+            by = f"{by}, half the table," if by else "Half the table"
+            how = ("you consented to it while back from the saved game (you could not play on before "
+                   "the others answered)" if restoring else "your `return` agreed to it")
+            head = (f"{by} went on without {who} {where} by their word, and {how}: you are out of that "
+                    "hand, and ask to be dealt in again from the next.")
             return [Text(words.you_case(head), style="bold yellow"), Text(goes_on, style="yellow")]
         if fault.unconfirmed:
             head = (f"{who} {was} left behind {where}: silent, and this side of the table, half of it or "

@@ -9,7 +9,7 @@ match goes on, and the screen says how.  ``RENDERERS`` maps each of these events
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
@@ -38,11 +38,13 @@ def _fault(screen: GameScreen, event: out.Fault) -> None:
                       "stopped": False, "unconfirmed": event.unconfirmed})
     goes_on = screen.face.goes_on_without(seats)
     # A word of half the table or fewer binds nobody it names — but a voice that consented to half
-    # the table's word while restoring (SPEC §6.5): its own replica takes nothing else naming it.
+    # the table's word, restoring or by its `return` (SPEC §6.5): its own replica takes nothing else
+    # naming it.
     consented = event.kind == "silent" and event.unconfirmed and screen.me in seats
     if consented and event.seat != screen.me:
         return  # (one verdict per seat named: this seat's says it)
-    lines = describe.verdict_lines(event, screen.names, screen.genesis.timeout_ms // 1000, goes_on, consented)
+    lines = describe.verdict_lines(event, screen.names, screen.genesis.timeout_ms // 1000, goes_on, consented,
+                                   screen.restoring)
     screen.term.hide_status()
     if screen.replaying:
         screen.say(Text(lines[0].plain, style="dim"))
@@ -129,14 +131,53 @@ def _restoring(screen: GameScreen, event: out.Restoring) -> None:
 
 
 def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
+    # Half the table's word leaves this seat behind as a majority's does while it is still at the step
+    # they went on from (``Table.left_behind``): its moves there count for nothing, and only its
+    # `return` (its consent to their word) takes it where they are.
+    behind = event.majority or (event.half and screen.table.left_behind)
     screen.term.emit({"event": "votes_contradicted", "step": event.step, "voters": list(event.voters),
-                      "named": list(event.named), "majority": event.majority})
+                      "named": list(event.named), "majority": event.majority, "half": event.half,
+                      "left_behind": behind})
     match = screen.table.match
-    left = None if match is None else match.hands_left()
-    screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names,
-                                          event.majority, left is not None and left <= 1, screen.restoring))
-    if event.majority and not screen.replaying:
+    last_hand = (left := None if match is None else match.hands_left()) is not None and left <= 1
+    if event.half and behind:
+        screen.say(half_line(event.voters, event.named, event.step, screen.names, last_hand,
+                             ends_without(screen, event.named)))
+    else:
+        screen.say(describe.contradicted_line(event.voters, event.named, event.step, screen.names,
+                                              event.majority, last_hand, screen.restoring))
+    if behind and not screen.replaying:
         ask_if_out(screen)
+
+
+def half_line(voters: Sequence[int], named: Sequence[int], step: int, names: Sequence[str],
+              last_hand: bool, ends: bool = False) -> Text:
+    """Half the table went on without this seat by their word, from the step it is still at (``ends``:
+    too few players were left, so their word ended the match there)."""
+    who, gone = describe.seat_names(voters, names), describe.seat_names(named, names)
+    if ends:
+        text = (f"{who}, half of the table, ended the match without {gone} at step {step}: they did not hear "
+                "from you in time, and without you too few players were left to play on (recorded as "
+                "abandoned). Nothing you play at that step counts any more.")
+        return Text(words.you_case(text), style="yellow")
+    then = ("This is the match's last hand: you may watch it to its end, or leave." if last_hand else
+            "You play again only if you ask: type `return` to agree and be dealt in again from the next "
+            "hand.")
+    text = (f"{who}, half of the table, went on without {gone} at step {step}: they did not hear from you in "
+            f"time. Nothing you play at that step counts any more. {then}")
+    return Text(words.you_case(text), style="yellow")
+
+
+def ends_without(screen: GameScreen, voices: Sequence[int]) -> bool:
+    """Whether the match ends, too few players left, once ``voices`` are out of it (each with the
+    computer players its machine runs)."""
+    match = screen.table.match
+    if match is None or match.over:
+        return False
+    for seat in range(screen.n):
+        if seat in voices or screen.genesis.runner_of(seat) in voices:
+            match = match.without(seat)
+    return match.over
 
 
 # ============================================================================ the table's questions
@@ -217,6 +258,8 @@ def out_question(screen: GameScreen) -> questions.Question | None:
         return questions.out_of_match((Text("You may watch the others play the match to its end, or leave "
                                             "now: the result is in your journal either way.", style="dim"),))
     why = table.seats_out.get(screen.me)
+    if table.left_behind and ends_without(screen, (screen.me,)):
+        return None if table.returning else questions.ended_without_you()
     if why in ("silent", "unconfirmed") or table.left_behind:
         match = table.match
         left = None if match is None else match.hands_left()

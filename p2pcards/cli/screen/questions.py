@@ -129,11 +129,20 @@ def come_back(hand: int) -> Question:
                     _words(ask=(*YES, "return"), watch=(*NO, "w", "watch")))
 
 
+def ended_without_you() -> Question:
+    """The others' word, half the table, ended the match without this seat (too few players left):
+    agreeing records the same end on this laptop; there is nothing to be dealt in at."""
+    line = Text("Your laptop still holds the match as it was when you left. Agree, and it records the same "
+                "end as theirs (abandoned); `quit` leaves it as it is.", style="bold yellow")
+    return Question(RETURN, "Agree that the match ended? [y = agree; `return` agrees later] ", (line,),
+                    _words(ask=(*YES, "return"), watch=("w", "watch")))
+
+
 def out_of_match(lines: tuple[Text, ...]) -> Question:
     """This seat takes no further part in the match: watch the others, or leave?"""
     return Question(OUT, "Watch the others play on, or leave? [w = watch, l = leave] ", lines,
                     _words(watch=("w", "watch"), leave=("l", "leave", "q", "quit")))
 
 
-__all__ = ["ADMIT", "OUT", "RETURN", "SILENT", "Question", "admit", "come_back", "out_of_match",
-           "silent"]
+__all__ = ["ADMIT", "OUT", "RETURN", "SILENT", "Question", "admit", "come_back", "ended_without_you",
+           "out_of_match", "silent"]
