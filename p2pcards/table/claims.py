@@ -34,8 +34,10 @@ first in change order counts (``taken``).
 *Never double-sign* (``restore_wait``).  A seat restored from its journal — maybe an old copy — may have
 signed, before it restarted, what its journal lacks: it signs nothing new until every seat that may
 hold it (every other seat neither convicted nor out of the hand) sent an answer that skipped no step
-or certificate.  No clock ends that wait; the others may vote it silent meanwhile.  An equivocation is
-what it always was (two messages of one seat for one step after one head): a restore excuses nothing.
+or certificate — but for what is the same bytes whenever signed (``repeats``: a vote at a step that
+awaits one other voice).  No clock ends that wait; the others may vote it silent meanwhile.  An
+equivocation is what it always was (two messages of one seat for one step after one head): a restore
+excuses nothing.
 
 *Invariants*, as predicates over values, judging what one replica holds.  The explorer and the model
 checker call them on every honest replica after every event (``Table.decisions_taken`` gives the
@@ -267,6 +269,19 @@ def restore_wait(
     what it signed in an attempt a verdict about them voided can never meet what it signs now).
     Empty: it may sign."""
     return tuple(s for s in range(n) if s in unanswered and s not in cheaters and s not in out)
+
+
+def repeats(kind: str, silent: Sequence[int], voices: Voices, at: StepView, me: int) -> bool:
+    """Whether the claim of kind ``kind`` naming ``silent`` that voice ``me`` would sign at ``at`` is
+    the only one it could ever sign there: a vote at a step that awaits one voice besides ``me``'s,
+    naming that voice.  A vote names voices awaited at its step that had not signed it, so there it
+    can name only that one, and is the same bytes whenever signed (a signature is deterministic and a
+    message's identity leaves it out): a seat restoring may sign it before its peers answer, as it
+    signs a return, a key or a share (never double-sign).  So a cheater awaited at a step that also
+    keeps its catch-up answer from a restored seat cannot stop the table: the restored voice votes
+    with the others."""
+    others = tuple(v for v in voices.among(at.awaited) if v != me)
+    return kind == VOTE and len(others) == 1 and tuple(silent) == others
 
 
 # ============================================================================ invariants

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2pcards.table import claims, policy
+from p2pcards.table import claims, decide, policy
 from p2pcards.table import outputs as out
 from p2pcards.table.attempt import Attempt
 from p2pcards.table.held import Held
@@ -114,11 +114,20 @@ class Claim:
 
 
 def claim_due(
-    clock: Clock, att: Attempt, own: int, voices: Voices, held: Held, timeout: int, person: bool, n: int
+    clock: Clock,
+    att: Attempt,
+    own: int,
+    voices: Voices,
+    held: Held,
+    timeout: int,
+    person: bool,
+    n: int,
+    restoring: bool = False,
 ) -> tuple[list[out.Output], Claim | None]:
     """A claim due at the open step (``policy``: the two clocks): ask the person (or, with no person,
     decide), then sign it — a vote, or this voice's abandon (it binds nobody else).  Returns the
-    question to ask, or the claim to sign."""
+    question to ask, or the claim to sign.  ``restoring``: the seat still waits for its peers'
+    answers, so only a claim that is the same bytes whenever signed is due (``claims.repeats``)."""
     key = (att.head, att.step)
     # One vote and one abandon per seat and step, ever: what the journal holds counts too, so a
     # seat restored from it does not sign again with other seats named (that would be equivocation).
@@ -146,6 +155,9 @@ def claim_due(
         )
     )
     if claim is None:
+        return [], None
+    at = decide.view(att, att.step, att.head)
+    if restoring and not claims.repeats(claim.kind, claim.named, voices, at, own):
         return [], None
     end_match, seats = claim.kind == claims.ABANDON, claim.named
     asked = clock.asked

@@ -560,16 +560,14 @@ class Table:
         """A claim due at the open step (``clocks.claim_due``).  Only people sign: a computer seat never
         votes or abandons, its runner does for the whole machine."""
         att = self.attempt
-        if att is None or self.seat is None or self.seat not in att.at_table or self._unanswered():
+        if att is None or self.seat is None or self.seat not in att.at_table:
             return
         if not self._voices.is_person(self.seat) or self._clock.open_key is None:
             return
         if self.left_behind:
             return  # left behind by a majority: our view of the open step is not the table's
-        timeout = self.genesis.timeout_ms
-        asked, claim = claim_due(
-            self._clock, att, self.seat, self._voices, self._held, timeout, self.person, self.n
-        )
+        asked, claim = claim_due(self._clock, att, self.seat, self._voices, self._held,
+                                 self.genesis.timeout_ms, self.person, self.n, bool(self._unanswered()))
         self._out += asked
         if claim is not None:
             self._certificate(claim.kind, {"silent": list(claim.silent)}, step=att.step, prev=att.head)

@@ -122,6 +122,11 @@ SPADES_106 = (
         # before the first, which the others had played hand 5 to its end along: it placed the
         # second, lost that hand, and finished the match another way.
         ("azi", "5", 105, "4,53,4,29,0,0,3,203,12,3,3,4"),
+        # Three voices: seat 0's machine restores and waits for the cheater's catch-up answer, which
+        # never comes, while the open step awaits the cheater: the sure voice's vote alone decided
+        # nothing, and the restored voice signed none, so one cheater stopped the table for good.
+        # Its vote is the same bytes whenever signed (``claims.repeats``): it votes, and they go on.
+        ("spades", "4c", 106, "6,4,7,29"),
     ],
 )
 def test_replays_once_found_now_break_nothing(game: str, shape: str, seed: int, schedule: str) -> None:

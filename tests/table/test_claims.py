@@ -280,6 +280,27 @@ def test_whom_a_restored_seat_waits_for(unanswered: tuple[int, ...], cheaters: t
     assert claims.restore_wait(set(unanswered), N, set(cheaters), set(out)) == waits_for
 
 
+@pytest.mark.parametrize(
+    ("kind", "silent", "voices", "at", "me", "repeats"),
+    [
+        (VOTE, (2,), PEOPLE, _at((2,)), 0, True),  # one voice awaited: any vote there names it
+        (VOTE, (2,), PEOPLE, _at((0, 2)), 0, True),  # our own seat awaited too: still only one other
+        (VOTE, (2,), PEOPLE, _at((2, 3)), 0, False),  # two awaited: an earlier vote may have named both
+        (VOTE, (2, 3), PEOPLE, _at((2, 3)), 0, False),  # or, one of them heard since, one alone
+        (ABANDON, (2,), PEOPLE, _at((2,)), 0, False),  # an abandon names whom we did not hear: it varies
+        (VOTE, (1,), WITH_COMPUTERS, _at((2,)), 0, True),  # a computer awaited: its runner's voice
+        (VOTE, (1,), WITH_COMPUTERS, _at((1, 2)), 0, True),  # one machine, one voice
+        (VOTE, (1,), WITH_COMPUTERS, _at((2, 4)), 0, False),  # two machines awaited
+    ],
+)
+def test_a_restoring_seat_may_sign_only_the_vote_it_could_ever_sign_there(
+    kind: str, silent: tuple[int, ...], voices: Voices, at: StepView, me: int, repeats: bool
+) -> None:
+    """A vote at a step that awaits one other voice names that voice, whenever it is signed: the same
+    bytes, so a seat that may have signed it before its restart signs nothing new (SPEC §9.6)."""
+    assert claims.repeats(kind, silent, voices, at, me) is repeats
+
+
 # ============================================================================ the invariants
 
 

@@ -272,3 +272,47 @@ def test_a_restored_seat_waiting_for_an_away_peer_still_signs_what_cannot_differ
     room.release()
     room.run()
     assert [t.cheaters for t in room.tables] == [(), (), ()]
+
+
+def test_a_restored_seat_votes_again_in_the_same_bytes_so_a_silent_peer_stops_nothing() -> None:
+    """Three seats; the step awaits seat 2, which stays silent and keeps its catch-up answers back.
+    Seat 1 votes it silent; that vote reaches seat 2 alone, and seat 1's laptop loses the write: it
+    restarts from the journal copy taken before it.  Waiting for seat 2's answer it may sign nothing
+    that could differ, but a vote at a step that awaits one other voice names that voice whenever it
+    is signed (``claims.repeats``): it votes again, in the same bytes, with seat 0 they are more than
+    half, and the table goes on without seat 2.  When seat 2 shows the first copy, nobody is named a
+    cheater.  (Before, the restored seat signed no vote: one silent peer stopped the table.)"""
+    room = make_room("durak", 3, seed=4, series_hands=2)
+    turns = _scripted(room)
+    room.start()
+    room.run()
+    while not ((att := room.tables[0].attempt) is not None and att.missing == (2,) and att.step > 8):
+        _play(room, turns)
+    turns.clear()
+    step = att.step
+    old_copy = list(room.journals[1])
+    # Seat 2 sends nothing; seats 0 and 1 hear nothing of each other (a vote also travels in catch-up
+    # answers, and is relayed).
+    room.hold = lambda to, frm, m: frm == 2 or {to, frm} == {0, 1}
+    room.tick((0, 1), 0, 6_000)
+
+    def votes_of_seat_1(journal: list[bytes]) -> list[bytes]:
+        return [p for p in journal if (m := SignedMessage.from_bytes(p)).kind == "void_vote" and m.seat == 1]
+
+    (first,) = votes_of_seat_1(room.journals[1])
+    assert SignedMessage.from_bytes(first).step == step
+    room.held = [h for h in room.held if SignedMessage.from_bytes(h[2]).seat != 1]  # lost with the laptop
+    room.hold = lambda to, frm, m: 2 in (to, frm)
+    room.restart(1, old_copy)
+    room.release()
+    room.run()
+    room.tick((0, 1), 6_000, 12_000)
+    t0, t1 = room.tables[0], room.tables[1]
+    assert t1.waiting_for != (), "seat 2 never answered: seat 1 still waits"
+    assert votes_of_seat_1(room.journals[1]) == [first], "it voted again, the same message"
+    assert t0.seats_out.get(2) == "silent" and t1.seats_out.get(2) == "silent", "and they went on"
+    room.hold = lambda to, frm, m: False
+    room.deliver(0, 2, first)
+    room.release()
+    room.run()
+    assert [t.cheaters for t in room.tables] == [(), (), ()]
