@@ -30,7 +30,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2pcards.games import ActionError, AuditResult, HandState, Match
+from p2pcards.games import ActionError, AuditResult, HandState, Match, registry
 from p2pcards.table import claims, contribute, held
 from p2pcards.table import outputs as out
 from p2pcards.table.announce import Verdicts
@@ -120,7 +120,8 @@ class Table:
             raise ValueError(f"the kept master secret is {len(self._master)} bytes, not {MASTER_SIZE}")
         self._secrets: SeatSecrets | None = None
         self._given_factory = dealer_factory
-        policy = dummy_policy if dummy_policy is not None else _dummy_policy(genesis.game)
+        # The game's policy for open dummies (Spades), as its registration gives it (None: it has none).
+        policy = dummy_policy if dummy_policy is not None else registry.entry(genesis.game).dummy
         shared = Shared(self.game_id, self.rules, self.n, self._keys, seat, policy)
         self._held = Held()
         self._unplaced = Unplaced(UNPLACED_BYTES_PER_PEER)
@@ -590,13 +591,6 @@ class Table:
 
 def _honest_dealt(att: Attempt) -> None:
     """An observer's replica changes nothing in the attempts it deals (it has no ``Signer``)."""
-
-
-def _dummy_policy(game: str) -> DummyPolicy | None:
-    """The game's policy for open dummies (Spades), as its registration gives it (None: it has none)."""
-    from p2pcards.games.registry import entry
-
-    return entry(game).dummy
 
 
 __all__ = ["DISCONNECTED_MS", "RETRY_MS", "UNPLACED_BYTES_PER_PEER", "SecretSource", "Table"]
