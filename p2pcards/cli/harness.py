@@ -95,6 +95,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--attempts", type=int, default=1, metavar="A",
                    help="with --rule-check: attempts of the hand a replica may deal, each after a decision "
                    "ended the one before (default 1)")
+    p.add_argument("--eager-deliveries", action="store_true",
+                   help="with --rule-check: try every delivery at every moment, not only right before an "
+                   "event that reads what its replica holds (the same states judged; for comparison)")
     p.add_argument("--depth", type=int, default=6, metavar="D",
                    help="with --model-check or --rule-check: events per interleaving (default 6)")
     p.add_argument("--voices", type=int, default=3, metavar="V",
@@ -200,8 +203,8 @@ def run(args: argparse.Namespace) -> int:
         if args.model_check or args.explore is not None:
             raise UsageError("--rule-check goes alone, not with --model-check, --fuzz or --explore")
         return _rule_check(args)
-    if args.steps != 3 or args.attempts != 1:
-        raise UsageError("--steps and --attempts go with --rule-check")
+    if args.steps != 3 or args.attempts != 1 or args.eager_deliveries:
+        raise UsageError("--steps, --attempts and --eager-deliveries go with --rule-check")
     if args.model_check:
         if args.fuzz is not None or args.explore is not None:
             raise UsageError("--model-check goes alone, not with --fuzz or --explore")
@@ -404,7 +407,7 @@ def _rule_check(args: argparse.Namespace) -> int:
         raise UsageError(f"--reintroduce {shown(unknown[0], 40)!r}: with --rule-check the broken behaviours "
                          f"are: {known}")
     bounds = rc.Bounds(depth=args.depth, steps=args.steps, cheats=args.cheats, restarts=args.restarts,
-                       attempts=args.attempts)
+                       attempts=args.attempts, lazy=not args.eager_deliveries)
     path = None
     if args.replay is not None:
         path = [e for e in args.replay.split(",") if e]

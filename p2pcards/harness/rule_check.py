@@ -79,12 +79,22 @@ has more than half of the voices with a vote no message the replica holds spends
   follow.  A state reached again at no greater depth is not explored again.  This merges the
   interleavings of deliveries to different replicas, which commute (a delivery changes one replica's
   held set and nothing else), so that every order of them is one state.
-* **Partial order on deliveries.**  After a delivery to replica ``r``, a delivery to a replica
-  ``r' < r`` is not tried: the pair in the other order reaches the same state through a state that is
-  itself explored (its first delivery is tried from the same state), both deliveries stay enabled by
-  each other (a delivery disables nothing), and the invariants judge states, not paths.  A state's
-  record keeps the delivery it was reached by, and a state reached again by another last event is
-  explored again unless it was explored with no such restriction.
+* **Lazy deliveries.**  After a single delivery to replica ``r``, the next event is a delivery to
+  ``r`` again or an event that reads what ``r`` holds (its own, a restart's check of its peers, a
+  catch-up answer from it, a cheater's in a later attempt); any other is cut.  A delivery changes
+  nothing but ``r``'s held set and an event that does not read it does the same before it as after
+  it, so each path cut reaches the state of a path with the delivery moved on — to right before the
+  next event that reads ``r``'s messages, or to the end — which is tried, at the same length.  What the
+  cut states held is judged all the same: every invariant is a function of one replica's held set
+  (or of what was signed), and the held set each replica has in a cut state is the one it has in a
+  state tried, right after the deliveries to it (the test compares every held set and every signed
+  set reached with and without the reduction).  ``D`` (everything signed so far, to one replica) is not
+  moved later past a signature.  ``Bounds.lazy`` False: every delivery at every moment, only the two
+  orders of two deliveries to different replicas merged.  A state's record keeps what it was explored
+  under (any event next, or only those after a delivery to one replica), and a state reached again
+  under a restriction it was not explored under is explored again.
+* **Held sets judged once.**  The invariants of a replica are a function of its voice and what it
+  holds, so each (voice, held set) is judged once, however many states hold it.
 * **Symmetry.**  Honest voices are interchangeable only up to the turn order (there are no cards), so
   no permutation of seats maps a state to another one here except of honest watchers, which are never
   awaited: in the ``5w`` shape their two voices are swapped into a canonical order before hashing.
@@ -180,8 +190,11 @@ class Bounds:
     """How many of its own last messages an older journal copy may lack."""
     cheats: int = 1
     """Cheaters' messages other than a first step message at one head, per path."""
-    states: int = 3_000_000
+    states: int = 10_000_000
     attempts: int = 1
+    lazy: bool = True
+    """Deliveries to a replica only right before an event that reads what it holds (``Search``);
+    False: every delivery at every moment (the same states judged, for comparison)."""
     """Attempts of the hand a replica may deal: after a decision in one, the next is dealt without the
     seats it names (``seating.start_head``), up to this many; a decision in the last ends the model."""
 
@@ -338,6 +351,7 @@ class Checker:
         self._changes: dict[bytes, tuple[Change, ...]] = {START: ()}
         self.cheat_seats = frozenset(s for s in range(shape.n) if shape.runner[s] in shape.cheaters)
         self.views: dict[tuple[int, frozenset[Key]], View] = {}
+        self.judged: set[tuple[int, frozenset[Key]]] = set()
         self.honest = shape.honest
         self.all_voices = shape.voices
 
@@ -667,6 +681,10 @@ class Checker:
         for v in self.honest:
             if before is not None and st.held[v] is before.held[v]:
                 continue
+            # Every invariant of a replica below is a function of its voice and what it holds: a held set
+            # judged once is judged (a cache; dropping it costs time only).
+            if (v, st.held[v]) in self.judged:
+                continue
             vw = self.view(v, st.held[v])
             if not claims.no_honest_seat_convicted(vw.convicted, honest_seats):
                 raise Violation(f"voice {v}'s replica convicts honest seat(s) "
@@ -691,6 +709,9 @@ class Checker:
                     if 2 * len(live) <= playing:
                         raise Violation(f"voice {v}'s replica takes {_said(d)} with unspent votes of only "
                                         f"{sorted(live)} of {playing} voices", INVARIANTS[6])
+            if len(self.judged) > 1_000_000:
+                self.judged.clear()
+            self.judged.add((v, st.held[v]))
 
     def _unspent(self, st: State, v: int, att: AbstractAttempt, d: Decision) -> set[int]:
         """The oracle's spending (SPEC §6.5): a vote is spent by any message this replica holds of a
@@ -716,6 +737,12 @@ class Checker:
         a, b = 2, 3  # the honest watchers: never awaited, interchangeable
         swapped = self._swap(st, a, b)
         return min(st, swapped, key=_order)
+
+    def canon_voice(self, st: State, key: State, v: int) -> int:
+        """Voice ``v`` of ``st`` as it is in ``key``, ``st``'s canonical form."""
+        if key is st or self.shape.name != "5w":
+            return v
+        return {2: 3, 3: 2}.get(v, v)
 
     def _swap(self, st: State, a: int, b: int) -> State:
         def k(key: Key) -> Key:
@@ -805,7 +832,7 @@ class Report:
             "voices": len(self.voices),
             "cheaters": list(self.cheaters),
             "bounds": {"depth": b.depth, "steps": b.steps, "attempts": b.attempts, "restarts": b.restarts,
-                       "back": b.back, "cheats": b.cheats},
+                       "back": b.back, "cheats": b.cheats, "lazy_deliveries": b.lazy},
             "reintroduce": list(self.reintroduce),
             "states": self.states,
             "events": self.events,
@@ -835,6 +862,25 @@ def _target(event: str) -> int | None:
     return int(event[1:]) if event.startswith("D") and event != "D*" else None
 
 
+ANY = -1
+
+
+def _reads(event: str, attempts: int) -> tuple[int, ...]:
+    """The replicas whose held messages ``event`` (not a delivery) reads, to happen at all or to
+    do what it does; ``(ANY,)``: any of them.  An honest machine's own event reads its own; a restart
+    reads every honest peer's (the documented limit of the restore), a catch-up answer the answering
+    peer's; a cheater's event reads nothing held unless it signs in later attempts, whose start heads
+    it takes from what the replicas deal (``Checker._heads``); ``D*`` overwrites every one."""
+    kind = event[0]
+    if kind in "mvaq":
+        return (int(event[1]),)
+    if kind == "A":
+        return (ANY,) if event.endswith("*") else (int(event[1]), int(event[3]))
+    if kind == "c":
+        return (ANY,) if attempts > 1 else ()
+    return (ANY,)  # (r, D*)
+
+
 class Search:
     def __init__(self, checker: Checker, report: Report,
                  progress: Callable[[Report], None] | None) -> None:
@@ -842,7 +888,8 @@ class Search:
         self.report = report
         self.progress = progress
         self.seen: dict[State, tuple[int, int]] = {}
-        """Per canonical state, (depth reached at, the lowest replica a delivery from it may reach)."""
+        """Per canonical state, (depth reached at, the restriction it was explored under: ``ANY`` none,
+        else the replica the delivery it was reached by went to)."""
         self.started = time.perf_counter()
         self.cpu0 = time.process_time()
         self.last = self.started
@@ -851,22 +898,54 @@ class Search:
         root = self.c.start()
         self.c.check(root)
         self.report.states = 1
-        self._visit(root, [], -1)
+        self._visit(root, [], ANY)
 
-    def _visit(self, st: State, path: list[str], floor: int) -> None:
+    def _visit(self, st: State, path: list[str], after: int) -> None:
+        """Explore from ``st``, reached by ``path``; ``after``: the replica the last event delivered to
+        (``ANY`` if it was no delivery to one replica).
+
+        *Lazy deliveries* (``bounds.lazy``).  After a delivery to replica ``r`` the next event is a
+        delivery to ``r`` again or an event that reads what ``r`` holds (``_reads``); any other is not
+        tried.  Sound: a delivery changes only ``r``'s held set, and an event that does not read it is
+        enabled and does the same before the delivery as after it, so a path where it follows the
+        delivery reaches the state of the path with the delivery moved after it — moved on, the
+        delivery comes right before the next event that reads ``r``'s messages, or at the end, and
+        that path is tried (same length; and ``D*``, which overwrites every held set, reaches the same
+        state without the delivery).  ``D`` (everything signed so far, to one replica) delivers what was
+        signed by then, so it restricts nothing after it; a ``D`` to another replica after ``d`` is
+        cut, the other order being tried.  The states skipped are judged anyway: every invariant is a
+        function of one replica's held set (and of what was signed), and each held set a skipped state
+        gives a replica is the one it has in the state right after the deliveries to it, which is
+        checked — only its successors are cut.  (``bounds.lazy`` False: after a delivery to ``r``, no
+        delivery to a lower-numbered replica, the other order being tried.)"""
         depth = len(path)
         self.report.deepest = max(self.report.deepest, depth)
         if depth >= self.c.bounds.depth:
             return
+        lazy = self.c.bounds.lazy
         for event, nxt in self.c.events(st):
             to = _target(event)
-            if to is not None and to < floor:
-                continue  # (partial order: the other order of the two deliveries is explored)
+            if after != ANY:
+                if not lazy:
+                    if to is not None and to < after:
+                        continue  # (partial order: the other order of the two deliveries is explored)
+                elif to is not None:
+                    if to != after:
+                        continue
+                else:
+                    reads = _reads(event, self.c.bounds.attempts)
+                    if (ANY not in reads and after not in reads) or event == "D*":
+                        continue
             self.report.events += 1
             key = self.c.canon(nxt)
-            lo = to if to is not None else -1
+            # (Only a single delivery restricts what follows: ``D`` delivers what was signed by then, so
+            # it cannot be moved later past a signature; it can be moved earlier past deliveries.)
+            then = to if to is not None and (event.startswith("d") or not lazy) else None
+            lo = ANY if then is None else self.c.canon_voice(nxt, key, then)
             seen = self.seen.get(key)
-            if seen is not None and seen[0] <= depth + 1 and seen[1] <= lo:
+            if seen is not None and seen[0] <= depth + 1 and (
+                seen[1] == ANY or seen[1] == lo or (not lazy and seen[1] <= lo)
+            ):
                 self.report.revisits += 1
                 continue
             if seen is None:
@@ -878,9 +957,11 @@ class Search:
                     self.c.check(nxt, st)
                 except Violation as v:
                     raise _Found(v, [*path, event]) from None
-            self.seen[key] = (depth + 1, lo if seen is None else min(lo, seen[1]))
+            # (Lazy: the restriction explored under last; a state explored under two is explored
+            # again under either, which costs time, never soundness.)
+            self.seen[key] = (depth + 1, lo if seen is None or lazy else min(lo, seen[1]))
             self._tick()
-            self._visit(nxt, [*path, event], lo)
+            self._visit(nxt, [*path, event], ANY if then is None else then)
 
     def _tick(self) -> None:
         now = time.perf_counter()

@@ -151,6 +151,35 @@ def test_one_whole_cycle_is_a_path_of_the_depth_the_docs_give(shape: str, path: 
 
 
 @pytest.mark.parametrize(
+    ("shape", "bounds"),
+    [
+        ("3", rc.Bounds(depth=6)),
+        ("3", rc.Bounds(depth=5, attempts=2)),
+        ("4", rc.Bounds(depth=4, steps=2)),
+        ("5w", rc.Bounds(depth=4, steps=2)),
+    ],
+)
+def test_lazy_deliveries_judge_every_held_set_that_every_delivery_at_every_moment_does(
+    shape: str, bounds: rc.Bounds
+) -> None:
+    """The reduction cuts paths, never what is judged: every (voice, held set) a replica reaches, and
+    every set of messages signed, with every delivery tried at every moment is reached with deliveries
+    only right before an event that reads them — in fewer states."""
+    reached = []
+    for lazy in (True, False):
+        b = rc.Bounds(depth=bounds.depth, steps=bounds.steps, attempts=bounds.attempts, lazy=lazy)
+        checker = rc.Checker(rc.SHAPES[shape], b)
+        report = rc.Report(shape, b)
+        search = rc.Search(checker, report, None)
+        search.run()
+        assert report.violation is None and report.exhaustive
+        reached.append((checker.judged, {st.signed for st in search.seen}, report.states))
+    (lazy_held, lazy_signed, lazy_states), (all_held, all_signed, all_states) = reached
+    assert lazy_held == all_held and lazy_signed == all_signed
+    assert lazy_states < all_states
+
+
+@pytest.mark.parametrize(
     ("argv", "error"),
     [
         (["--shape", "7"], "with --rule-check the shapes are: 3, 4, 5, 5c, 5w"),
