@@ -192,11 +192,11 @@ class Bounds:
     """Cheaters' messages other than a first step message at one head, per path."""
     states: int = 10_000_000
     attempts: int = 1
+    """Attempts of the hand a replica may deal: after a decision in one, the next is dealt without the
+    seats it names (``seating.start_head``), up to this many; a decision in the last ends the model."""
     lazy: bool = True
     """Deliveries to a replica only right before an event that reads what it holds (``Search``);
     False: every delivery at every moment (the same states judged, for comparison)."""
-    """Attempts of the hand a replica may deal: after a decision in one, the next is dealt without the
-    seats it names (``seating.start_head``), up to this many; a decision in the last ends the model."""
 
 
 Key = tuple[Any, ...]
