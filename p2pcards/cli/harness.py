@@ -70,7 +70,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument(
         "--shape", default=None, metavar="NAME",
         help=f"explore one table shape: {', '.join(s.name for s in SHAPES)} (default: every one the game "
-        "fits); with --rule-check: 3, 4, 5 (two cheating), 5c (computer seats), 5w (watchers) (default: "
+        "fits); with --rule-check: 3, 4, 5 (two cheating), 5c (computer seats), 5w (watchers), 4o (the "
+        "cheater second in turn) (default: "
         "--voices)",
     )
     p.add_argument(
@@ -91,6 +92,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     p.add_argument("--steps", type=int, default=3, metavar="S",
                    help="with --rule-check: steps of the abstract attempt (default 3)")
+    p.add_argument("--attempts", type=int, default=1, metavar="A",
+                   help="with --rule-check: attempts of the hand a replica may deal, each after a decision "
+                   "ended the one before (default 1)")
+    p.add_argument("--eager-deliveries", action="store_true",
+                   help="with --rule-check: try every delivery at every moment, not only right before an "
+                   "event that reads what its replica holds (the same states judged; for comparison)")
     p.add_argument("--depth", type=int, default=6, metavar="D",
                    help="with --model-check or --rule-check: events per interleaving (default 6)")
     p.add_argument("--voices", type=int, default=3, metavar="V",
@@ -196,8 +203,8 @@ def run(args: argparse.Namespace) -> int:
         if args.model_check or args.explore is not None:
             raise UsageError("--rule-check goes alone, not with --model-check, --fuzz or --explore")
         return _rule_check(args)
-    if args.steps != 3:
-        raise UsageError("--steps goes with --rule-check")
+    if args.steps != 3 or args.attempts != 1 or args.eager_deliveries:
+        raise UsageError("--steps, --attempts and --eager-deliveries go with --rule-check")
     if args.model_check:
         if args.fuzz is not None or args.explore is not None:
             raise UsageError("--model-check goes alone, not with --fuzz or --explore")
@@ -390,6 +397,8 @@ def _rule_check(args: argparse.Namespace) -> int:
         raise UsageError("--depth must be from 1 to 64")
     if not 1 <= args.steps <= 16:
         raise UsageError("--steps must be from 1 to 16")
+    if not 1 <= args.attempts <= 4:
+        raise UsageError("--attempts must be from 1 to 4")
     if not 0 <= args.cheats <= 16 or not 0 <= args.restarts <= 16:
         raise UsageError("--cheats and --restarts must be from 0 to 16")
     unknown = [r for r in args.reintroduce if r not in rc.REINTRODUCE]
@@ -397,7 +406,8 @@ def _rule_check(args: argparse.Namespace) -> int:
         known = ", ".join(rc.REINTRODUCE)
         raise UsageError(f"--reintroduce {shown(unknown[0], 40)!r}: with --rule-check the broken behaviours "
                          f"are: {known}")
-    bounds = rc.Bounds(depth=args.depth, steps=args.steps, cheats=args.cheats, restarts=args.restarts)
+    bounds = rc.Bounds(depth=args.depth, steps=args.steps, cheats=args.cheats, restarts=args.restarts,
+                       attempts=args.attempts, lazy=not args.eager_deliveries)
     path = None
     if args.replay is not None:
         path = [e for e in args.replay.split(",") if e]
@@ -435,8 +445,9 @@ def _print_rule_check(r: Any, *, replaying: bool) -> None:
     if r.reintroduce:
         print(f"  reintroduced          {', '.join(r.reintroduce)}")
     if not replaying:
-        print(f"  bounds                {b.steps} steps, {b.restarts} restart(s) from the journal or up to "
-              f"{b.back} own message(s) back, {b.cheats} cheater's message(s) beyond its moves")
+        print(f"  bounds                {b.steps} steps, {b.attempts} attempt(s), {b.restarts} restart(s) "
+              f"from the journal or up to {b.back} own message(s) back, {b.cheats} cheater's message(s) "
+              "beyond its moves")
         print(f"  states explored       {r.states:,}")
         print(f"  events tried          {r.events:,} ({r.revisits:,} led to a state already explored)")
     if r.violation is not None and not replaying:

@@ -13,11 +13,17 @@ to a depth that covers the cycle.
 * The voices (people) and their seats: computer seats (run by a person's machine, so their voice is
   that person's) and watchers (seats out of chips: at the table, with a voice, never awaited);
   a cheating minority of voices.
-* **One attempt** of one hand: steps ``0 .. S-1``, step ``s`` awaiting one key holder (``turn[s]``,
-  the holders in turn).  A step is one opaque signed ``action`` message (``wire`` ``SignedMessage``,
-  signed once per abstract message and cached); the head after step ``s`` is that message's hash, so
-  a second message for a step (an equivocation, or a restored seat saying otherwise) starts another
-  branch of heads, as on the real chain.
+* **One attempt** of one hand, or (``attempts``) more: steps ``0 .. S-1``, step ``s`` awaiting one key
+  holder (``turn[s]``, the holders in turn).  A replica whose attempt a decision ends deals the hand
+  again as ``derive`` does (``_canonical``, ``_attempt_for``): without the seats the decision names, from
+  the start head ``seating.start_head`` gives for the hand's start and the changes so far, its steps
+  numbered from the hand's start again, the turn the same order without those seats; the claims it
+  holds of every earlier attempt are still read (``held.binding_at`` over each attempt, the earliest
+  decision of each), so a claim that arrives late can change which attempt a replica plays.  A step
+  is one opaque signed ``action`` message (``wire`` ``SignedMessage``, signed once per abstract
+  message and cached); the head after step ``s`` is that message's hash, so a second message for a
+  step (an equivocation, or a restored seat saying otherwise) starts another branch of heads, as on
+  the real chain.
 * Votes, abandons and returns as real signed claims with real bodies (``bodies``), at any step and
   head they can name.
 * Per honest machine (one per voice): the set of messages it holds (its journal) and its restart state
@@ -31,10 +37,13 @@ to a depth that covers the cycle.
   (``held.latest``, ``Attempt.awaited_at``, ``head_before``).  A move's content matters only in that a
   restored seat may say otherwise; so a machine's move body is its restart count, and every move it
   signs again after a restart differs from the one before.
-* **Later attempts and hands.**  A replica that takes a decision deals the next attempt without the
-  seats named, whose steps have other heads and never spend a claim of this one (``held.latest`` reads
-  one attempt); so a replica that took a decision signs nothing more here.  Seals, and spending at the
-  seal of the last final hand by the next hand, are not modelled.
+* **Attempts beyond ``attempts``, and hands.**  A replica whose last attempt a decision ends signs
+  nothing more.  Of ``derive``'s attempts it keeps the canonical path only: a cheater convicted ends
+  the model (the real replica deals again without it; here its two messages are simply not placed), and
+  the forks at an equivocation and an attempt played to its end before the verdicts were known
+  (``_complete_attempt``) are not modelled, nor are seals, or spending at the seal of the last final
+  hand by the next hand.  A cheater signs in the attempts some replica deals (an honest one from what
+  it holds, or one holding everything signed), at any head held there.
 * **Time.**  ``policy.due`` is asked with every clock that could be: the move clock run out, and any
   set of the other voices disconnected — every claim the policy could produce at some time.
 * **Frames.**  A message, once signed, may reach any honest replica at any later moment, in any order
@@ -70,12 +79,22 @@ has more than half of the voices with a vote no message the replica holds spends
   follow.  A state reached again at no greater depth is not explored again.  This merges the
   interleavings of deliveries to different replicas, which commute (a delivery changes one replica's
   held set and nothing else), so that every order of them is one state.
-* **Partial order on deliveries.**  After a delivery to replica ``r``, a delivery to a replica
-  ``r' < r`` is not tried: the pair in the other order reaches the same state through a state that is
-  itself explored (its first delivery is tried from the same state), both deliveries stay enabled by
-  each other (a delivery disables nothing), and the invariants judge states, not paths.  A state's
-  record keeps the delivery it was reached by, and a state reached again by another last event is
-  explored again unless it was explored with no such restriction.
+* **Lazy deliveries.**  After a single delivery to replica ``r``, the next event is a delivery to
+  ``r`` again or an event that reads what ``r`` holds (its own, a restart's check of its peers, a
+  catch-up answer from it, a cheater's in a later attempt); any other is cut.  A delivery changes
+  nothing but ``r``'s held set and an event that does not read it does the same before it as after
+  it, so each path cut reaches the state of a path with the delivery moved on — to right before the
+  next event that reads ``r``'s messages, or to the end — which is tried, at the same length.  What the
+  cut states held is judged all the same: every invariant is a function of one replica's held set
+  (or of what was signed), and the held set each replica has in a cut state is the one it has in a
+  state tried, right after the deliveries to it (the test compares every held set and every signed
+  set reached with and without the reduction).  ``D`` (everything signed so far, to one replica) is not
+  moved later past a signature.  ``Bounds.lazy`` False: every delivery at every moment, only the two
+  orders of two deliveries to different replicas merged.  A state's record keeps what it was explored
+  under (any event next, or only those after a delivery to one replica), and a state reached again
+  under a restriction it was not explored under is explored again.
+* **Held sets judged once.**  The invariants of a replica are a function of its voice and what it
+  holds, so each (voice, held set) is judged once, however many states hold it.
 * **Symmetry.**  Honest voices are interchangeable only up to the turn order (there are no cards), so
   no permutation of seats maps a state to another one here except of honest watchers, which are never
   awaited: in the ``5w`` shape their two voices are swapped into a canonical order before hashing.
@@ -98,6 +117,7 @@ from typing import Any
 from p2pcards.table import claims, decide, held, policy
 from p2pcards.table.claims import ABANDON, VOTE, Decision
 from p2pcards.table.held import Held
+from p2pcards.table.seating import Change, start_head
 from p2pcards.table.voices import Voices
 from p2pcards.wire import Envelope, SignedMessage, key_from_seed, sign
 
@@ -137,11 +157,13 @@ SHAPES = {
     "5": Shape("5", (0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (3, 4)),
     "5c": Shape("5c", (0, 1, 2, 0, 1), (0, 1, 2, 3, 4), (2,), (0, 3, 1, 4, 2)),
     "5w": Shape("5w", (0, 1, 2, 3, 4), (0, 1), (4,)),
+    "4o": Shape("4o", (0, 1, 2, 3), (0, 1, 2, 3), (3,), (0, 3, 1, 2)),
 }
 """3 and 4 people, one cheating; 5 people, two cheating; ``5c``: five seats of three voices (seats 3
 and 4 are computer players run by seats 0 and 1, and move right after them), one cheating; ``5w``:
 five voices of which only seats 0 and 1 hold keys and the others watch (Azi's seats out of chips),
-one watcher cheating."""
+one watcher cheating; ``4o``: four people, the cheater second in turn (so that it can be voted out,
+and a second attempt dealt, in a few events)."""
 
 REINTRODUCE = ("sign-without-waiting", "consent-by-step", "spent-by-signer", "minority-binds")
 """The fixes of issue 27's rule classes, each undone by replacing one function (``reintroduced``):
@@ -149,7 +171,9 @@ REINTRODUCE = ("sign-without-waiting", "consent-by-step", "spent-by-signer", "mi
 * ``sign-without-waiting`` (class 1): ``claims.restore_wait`` waits for nobody, so a machine restored
   from an older copy signs again at once;
 * ``consent-by-step`` (class 2): ``claims.consents_to`` accepts any decision at or before the step of a
-  return, not the one decision it names;
+  return, not the one decision it names — found only with ``minority-binds`` too, over two attempts
+  (today's ``binds`` takes a decision naming a voice only if it is a majority's or half the table's,
+  and the only such decision a return could misname is spent, or comes later in change order);
 * ``spent-by-signer`` (class 3): ``held.latest`` counts only step messages, so a claim is spent only
   by a voice that signs steps, and a watcher's old vote stays completable;
 * ``minority-binds`` (class 4): ``claims.binds`` lets a decision naming a voice bind it on its consent
@@ -166,7 +190,13 @@ class Bounds:
     """How many of its own last messages an older journal copy may lack."""
     cheats: int = 1
     """Cheaters' messages other than a first step message at one head, per path."""
-    states: int = 3_000_000
+    states: int = 10_000_000
+    attempts: int = 1
+    """Attempts of the hand a replica may deal: after a decision in one, the next is dealt without the
+    seats it names (``seating.start_head``), up to this many; a decision in the last ends the model."""
+    lazy: bool = True
+    """Deliveries to a replica only right before an event that reads what it holds (``Search``);
+    False: every delivery at every moment (the same states judged, for comparison)."""
 
 
 Key = tuple[Any, ...]
@@ -224,14 +254,24 @@ class State:
     restarts: int = 0
 
 
-class AbstractAttempt:
-    """The one attempt as one replica holds it: a ``decide.AttemptView`` and ``policy.OpenAttempt``."""
+@dataclass(frozen=True)
+class Deal:
+    """How an attempt is dealt: its start head, who is at its table, who holds keys, the turn."""
 
-    def __init__(self, shape: Shape, turn: tuple[int, ...], chain: list[SignedMessage],
-                 heads: list[bytes]) -> None:
-        self.at_table = tuple(range(shape.n))
-        self.active = shape.holders
-        self.turn = turn
+    start: bytes
+    at_table: tuple[int, ...]
+    holders: tuple[int, ...]
+    turn: tuple[int, ...]
+
+
+class AbstractAttempt:
+    """One attempt as one replica holds it: a ``decide.AttemptView`` and ``policy.OpenAttempt``."""
+
+    def __init__(self, deal: Deal, chain: list[SignedMessage], heads: list[bytes]) -> None:
+        self.deal = deal
+        self.at_table = deal.at_table
+        self.active = deal.holders
+        self.turn = deal.turn
         self.chain = chain
         self.heads = heads
         """The head before each step held, and after the last."""
@@ -262,12 +302,15 @@ class View:
     """What the rule makes of what one machine holds."""
 
     att: AbstractAttempt
+    """The attempt this replica plays: the last it dealt."""
     held: Held
     convicted: set[int]
     taken: Decision | None
-    """The decision this replica takes (the earliest step with one): its attempt ends there."""
+    """The decision this replica takes in its last attempt (the earliest step with one): it ends there."""
     playing: int
     digest: bytes
+    path: list[tuple[AbstractAttempt, Decision, int]] = field(default_factory=list)
+    """Each attempt it dealt that a decision ended, with that decision and the voices playing it."""
     due: list[tuple[str, tuple[int, ...]]] | None = None
     """The claims ``policy`` lets this voice sign at the open step (``Checker._due``), once asked."""
 
@@ -301,9 +344,14 @@ class Checker:
         self.voices = Voices(shape.runner)
         self.signer = Signer(shape.n)
         order = shape.order or shape.holders
+        self.order = order
         self.turn = tuple(order[i % len(order)] for i in range(bounds.steps))
+        self.first = Deal(START, tuple(range(shape.n)), shape.holders, self.turn)
+        self.deals: dict[tuple[bytes, Change], Deal] = {}
+        self._changes: dict[bytes, tuple[Change, ...]] = {START: ()}
         self.cheat_seats = frozenset(s for s in range(shape.n) if shape.runner[s] in shape.cheaters)
         self.views: dict[tuple[int, frozenset[Key]], View] = {}
+        self.judged: set[tuple[int, frozenset[Key]]] = set()
         self.honest = shape.honest
         self.all_voices = shape.voices
 
@@ -319,7 +367,6 @@ class Checker:
 
     def _derive(self, me: int, keys: Sequence[Key]) -> View:
         sig = self.signer.msg
-        n = self.shape.n
         h = Held()
         convicted: set[int] = set()
         steps: dict[tuple[int, bytes], list[Key]] = {}
@@ -338,51 +385,88 @@ class Checker:
                 first = held.note(h.votes if key[0] == "v" else h.abandons, m)
                 if not isinstance(first, bool):
                     convicted.add(key[3])
+        # The attempts this replica deals, as ``derive`` deals them at one hand: the first; while a
+        # decision ends the last, the next without the seats it names (up to ``bounds.attempts``).
+        deal = self.first
+        path: list[tuple[AbstractAttempt, Decision, int]] = []
+        d = hashlib.sha256(b"view")
+        while True:
+            att = self._attempt(deal, steps)
+            playing = len(decide.playing(self.voices, att))
+            taken = None if convicted else self._taken(h, me, att)
+            # A cheater convicted voids the attempt (it is dealt again without it, out of this model's
+            # scope): which of its two messages a replica placed first no longer matters.
+            for head in att.heads if not convicted else ():
+                d.update(head)
+            if taken is None:
+                break
+            path.append((att, taken, playing))
+            d.update(repr((taken.step, taken.prev, taken.silent, taken.majority)).encode())
+            if len(path) >= self.bounds.attempts:
+                break
+            deal = self.deal_after(deal, taken)
+        d.update(repr(sorted(convicted)).encode())
+        for dec in (h.pending_gone, h.half_gone):
+            d.update(b"-" if dec is None else repr((dec.step, dec.prev, dec.silent, dec.majority)).encode())
+        last = path[-1][1] if path and path[-1][0] is att else None
+        return View(att, h, convicted, last, playing, d.digest(), path=path)
+
+    def _attempt(self, deal: Deal, steps: dict[tuple[int, bytes], list[Key]]) -> AbstractAttempt:
+        """The attempt ``deal`` along the step messages held (the first held at each head)."""
         chain: list[SignedMessage] = []
-        head = START
-        heads = [START]
-        while len(chain) < len(self.turn):
-            here = [k for k in steps.get((len(chain), head), []) if k[3] == self.turn[len(chain)]]
+        head = deal.start
+        heads = [head]
+        while len(chain) < len(deal.turn):
+            here = [k for k in steps.get((len(chain), head), []) if k[3] == deal.turn[len(chain)]]
             if not here:
                 break
-            chain.append(sig(here[0]))
+            chain.append(self.signer.msg(here[0]))
             head = self.signer.hash(here[0])
             heads.append(head)
-        att = AbstractAttempt(self.shape, self.turn, chain, heads)
-        playing = len(decide.playing(self.voices, att))
-        taken: Decision | None = None
-        if not convicted:
-            latest = held.latest(h, att)
-            for step in range(len(att.heads)):
-                prev = att.heads[step]
-                if (step, prev) not in h.votes and (step, prev) not in h.abandons:
-                    continue
-                later = claims.went_on(self.voices, latest, step)
-                decision, told = held.binding_at(h, self.voices, me, att, step, prev, later, n)
-                # As ``derive`` records them: half the table's word, the latest majority's decision.
-                for about in told:
-                    if about.half:
-                        h.half_gone = about
-                    elif about.majority:
-                        h.pending_gone = about
-                if decision is not None:
-                    taken = decision
-                    break
-        d = hashlib.sha256(b"view")
-        # A cheater convicted voids the attempt (it is dealt again without it, out of this model's
-        # scope): which of its two messages a replica placed first no longer matters.
-        for head in heads if not convicted else ():
-            d.update(head)
-        d.update(repr(sorted(convicted)).encode())
-        for dec in (taken, h.pending_gone, h.half_gone):
-            d.update(b"-" if dec is None else repr((dec.step, dec.prev, dec.silent, dec.majority)).encode())
-        return View(att, h, convicted, taken, playing, d.digest())
+        return AbstractAttempt(deal, chain, heads)
+
+    def _taken(self, h: Held, me: int, att: AbstractAttempt) -> Decision | None:
+        """The decision this replica takes in ``att``: at its earliest step with one (``derive``'s
+        ``_internal_verdict``), recording what it is told as ``derive`` does."""
+        latest = held.latest(h, att)
+        for step in range(len(att.heads)):
+            prev = att.heads[step]
+            if (step, prev) not in h.votes and (step, prev) not in h.abandons:
+                continue
+            later = claims.went_on(self.voices, latest, step)
+            decision, told = held.binding_at(h, self.voices, me, att, step, prev, later, self.shape.n)
+            # As ``derive`` records them: half the table's word, the latest majority's decision.
+            for about in told:
+                if about.half:
+                    h.half_gone = about
+                elif about.majority:
+                    h.pending_gone = about
+            if decision is not None:
+                return decision
+        return None
+
+    def deal_after(self, deal: Deal, decision: Decision) -> Deal:
+        """The attempt dealt after ``decision`` ended ``deal``: the same hand (its steps numbered from
+        the hand's start again), without the seats named, its start head ``seating.start_head`` of the
+        hand's start and the changes so far (``derive._attempt_for``)."""
+        change = claims.change_of(decision)
+        got = self.deals.get((deal.start, change))
+        if got is None:
+            changes = [change, *self._changes.get(deal.start, ())]
+            start = start_head(START, changes)
+            holders = tuple(s for s in deal.holders if s not in decision.seats)
+            at_table = tuple(s for s in deal.at_table if s not in decision.seats)
+            order = [s for s in self.order if s in holders]
+            turn = tuple(order[i % len(order)] for i in range(self.bounds.steps)) if order else ()
+            got = self.deals[(deal.start, change)] = Deal(start, at_table, holders, turn)
+            self._changes[start] = tuple(changes)
+        return got
 
     def blocked(self, st: State, v: int, vw: View) -> tuple[int, ...]:
         wait = st.wait[v]
         if wait is None:
             return ()
-        out = vw.taken.seats if vw.taken is not None else ()
+        out = [s for _, d, _ in vw.path for s in d.seats]
         return claims.restore_wait(wait, self.shape.n, vw.convicted, out)
 
     # ---------------------------------------------------------------- events
@@ -434,9 +518,9 @@ class Checker:
         waits = self.blocked(st, v, vw)
         free = not waits and vw.taken is None and not vw.convicted
         step = att.step
-        if free and step < len(self.turn):
+        if free and step < len(att.turn):
             head = att.heads[step]
-            mover = self.turn[step]
+            mover = att.turn[step]
             if self.voices.voice(mover) == v:
                 found.append((f"m{v}", self._sign(st, v, ("s", step, head, mover, st.gen[v]))))
             else:
@@ -520,7 +604,7 @@ class Checker:
             # (Read from the rule as stated, not from ``claims.restore_wait``, which a reintroduction
             # may replace: the honest peers neither convicted nor dealt out on the restored replica.)
             vw = self.view(v, have)
-            out = set(vw.taken.silent) if vw.taken is not None else set()
+            out = {w for _, d, _ in vw.path for w in d.silent}
             peers = [w for w in self.honest if w != v and w not in out and w not in vw.convicted]
             if not all(any(k in st.held[w] for w in peers) for k in lost):
                 return None
@@ -528,12 +612,11 @@ class Checker:
 
     def _cheats(self, st: State) -> list[tuple[str, State]]:
         found: list[tuple[str, State]] = []
-        heads = [(0, START), *sorted((k[1] + 1, self.signer.hash(k)) for k in st.signed if k[0] == "s")]
         spare = st.cheats < self.bounds.cheats
-        for step, head in heads:
-            if step >= len(self.turn):
+        for step, head, deal in self._heads(st):
+            if step >= len(deal.turn):
                 continue
-            mover = self.turn[step]
+            mover = deal.turn[step]
             if mover in self.cheat_seats:
                 for variant in (0, 1):
                     key: Key = ("s", step, head, mover, variant)
@@ -543,7 +626,7 @@ class Checker:
                     found.append((f"c{mover}.m{step}.{short(head)}.{variant}", nxt))
             if not spare:
                 continue
-            at = claims.StepView(step, head, tuple(range(self.shape.n)), self.shape.holders, (mover,))
+            at = claims.StepView(step, head, deal.at_table, deal.holders, (mover,))
             for c in self.shape.cheaters:
                 others = [w for w in self.all_voices if w != c]
                 for k in range(1, len(others) + 1):
@@ -557,6 +640,26 @@ class Checker:
                             nxt = replace(st, signed=st.signed | {key}, cheats=st.cheats + 1)
                             found.append((f"c{c}.{tag}{step}.{short(head)}.{_names(named)}", nxt))
         return found
+
+    def _heads(self, st: State) -> list[tuple[int, bytes, Deal]]:
+        """Every (step, head before it, attempt) a cheater can sign at: the start of each attempt some
+        replica deals — an honest one from what it holds, or one holding everything signed — and the
+        head after every step message signed in one of them."""
+        deals = {self.first.start: self.first}
+        readers = [(v, st.held[v]) for v in self.honest]
+        if self.bounds.attempts > 1:
+            readers += [(c, st.signed) for c in self.shape.cheaters]
+        for v, have in readers if self.bounds.attempts > 1 else ():
+            vw = self.view(v, have)
+            for att, _, _ in vw.path:
+                deals.setdefault(att.deal.start, att.deal)
+            deals.setdefault(vw.att.deal.start, vw.att.deal)
+        pos = {start: (0, deal) for start, deal in deals.items()}
+        for k in sorted((k for k in st.signed if k[0] == "s"), key=lambda k: (k[1], k)):
+            at = pos.get(k[2])
+            if at is not None and at[0] == k[1]:
+                pos.setdefault(self.signer.hash(k), (k[1] + 1, at[1]))
+        return sorted(((step, head, deal) for head, (step, deal) in pos.items()), key=lambda x: x[:2])
 
     # ---------------------------------------------------------------- invariants
 
@@ -578,39 +681,46 @@ class Checker:
         for v in self.honest:
             if before is not None and st.held[v] is before.held[v]:
                 continue
+            # Every invariant of a replica below is a function of its voice and what it holds: a held set
+            # judged once is judged (a cache; dropping it costs time only).
+            if (v, st.held[v]) in self.judged:
+                continue
             vw = self.view(v, st.held[v])
             if not claims.no_honest_seat_convicted(vw.convicted, honest_seats):
                 raise Violation(f"voice {v}'s replica convicts honest seat(s) "
                                 f"{sorted(set(vw.convicted) & set(honest_seats))}", INVARIANTS[0])
-            taken = [vw.taken] if vw.taken is not None else []
-            if not claims.binds_only_by_majority(taken, v, vw.playing):
-                raise Violation(f"voice {v}'s replica takes {_said(taken[0])}", INVARIANTS[1])
-            if not claims.present_seat_dealt_out_only_by_majority(taken, self.honest, v):
-                raise Violation(f"voice {v}'s replica takes {_said(taken[0])}, naming an honest voice",
-                                INVARIANTS[2])
+            for _, d, playing in vw.path:
+                if not claims.binds_only_by_majority([d], v, playing):
+                    raise Violation(f"voice {v}'s replica takes {_said(d)}", INVARIANTS[1])
+                if not claims.present_seat_dealt_out_only_by_majority([d], self.honest, v):
+                    raise Violation(f"voice {v}'s replica takes {_said(d)}, naming an honest voice",
+                                    INVARIANTS[2])
             again = self._derive(v, sorted(st.held[v], reverse=True))
             hashes = frozenset(self.signer.hash(k) for k in st.held[v])
             if not claims.same_messages_same_state([(hashes, v, vw.digest), (hashes, v, again.digest)]):
                 raise Violation(f"voice {v}'s replica reads its messages in two orders as two states",
                                 INVARIANTS[3])
-            for d in taken:
+            for att, d, playing in vw.path:
                 if v in d.silent and ("q", d.step, d.prev, v) not in st.held[v]:
                     raise Violation(f"voice {v}'s replica takes {_said(d)} naming it, with no return of "
                                     "its own at that step and head", INVARIANTS[5])
                 if d.majority:
-                    live = self._unspent(st, v, vw, d)
-                    if 2 * len(live) <= vw.playing:
+                    live = self._unspent(st, v, att, d)
+                    if 2 * len(live) <= playing:
                         raise Violation(f"voice {v}'s replica takes {_said(d)} with unspent votes of only "
-                                        f"{sorted(live)} of {vw.playing} voices", INVARIANTS[6])
+                                        f"{sorted(live)} of {playing} voices", INVARIANTS[6])
+            if len(self.judged) > 1_000_000:
+                self.judged.clear()
+            self.judged.add((v, st.held[v]))
 
-    def _unspent(self, st: State, v: int, vw: View, d: Decision) -> set[int]:
+    def _unspent(self, st: State, v: int, att: AbstractAttempt, d: Decision) -> set[int]:
         """The oracle's spending (SPEC §6.5): a vote is spent by any message this replica holds of a
         voice it does not name, for a later step of the attempt — its step, or a claim there."""
         later: list[tuple[int, int]] = []
-        for m in vw.att.chain:
+        for m in att.chain:
             later.append((m.step, self.voices.voice(m.seat)))
         for key in st.held[v]:
-            if key[0] in ("v", "a") and key[1] < len(vw.att.heads) and key[2] == vw.att.heads[key[1]]:
+            if key[0] in ("v", "a") and key[1] < len(att.heads) and key[2] == att.heads[key[1]]:
                 later.append((key[1], self.voices.voice(key[3])))
         live = set()
         for m in d.messages:
@@ -627,6 +737,12 @@ class Checker:
         a, b = 2, 3  # the honest watchers: never awaited, interchangeable
         swapped = self._swap(st, a, b)
         return min(st, swapped, key=_order)
+
+    def canon_voice(self, st: State, key: State, v: int) -> int:
+        """Voice ``v`` of ``st`` as it is in ``key``, ``st``'s canonical form."""
+        if key is st or self.shape.name != "5w":
+            return v
+        return {2: 3, 3: 2}.get(v, v)
 
     def _swap(self, st: State, a: int, b: int) -> State:
         def k(key: Key) -> Key:
@@ -715,8 +831,8 @@ class Report:
             "shape": self.shape,
             "voices": len(self.voices),
             "cheaters": list(self.cheaters),
-            "bounds": {"depth": b.depth, "steps": b.steps, "restarts": b.restarts, "back": b.back,
-                       "cheats": b.cheats},
+            "bounds": {"depth": b.depth, "steps": b.steps, "attempts": b.attempts, "restarts": b.restarts,
+                       "back": b.back, "cheats": b.cheats, "lazy_deliveries": b.lazy},
             "reintroduce": list(self.reintroduce),
             "states": self.states,
             "events": self.events,
@@ -746,6 +862,25 @@ def _target(event: str) -> int | None:
     return int(event[1:]) if event.startswith("D") and event != "D*" else None
 
 
+ANY = -1
+
+
+def _reads(event: str, attempts: int) -> tuple[int, ...]:
+    """The replicas whose held messages ``event`` (not a delivery) reads, to happen at all or to
+    do what it does; ``(ANY,)``: any of them.  An honest machine's own event reads its own; a restart
+    reads every honest peer's (the documented limit of the restore), a catch-up answer the answering
+    peer's; a cheater's event reads nothing held unless it signs in later attempts, whose start heads
+    it takes from what the replicas deal (``Checker._heads``); ``D*`` overwrites every one."""
+    kind = event[0]
+    if kind in "mvaq":
+        return (int(event[1]),)
+    if kind == "A":
+        return (ANY,) if event.endswith("*") else (int(event[1]), int(event[3]))
+    if kind == "c":
+        return (ANY,) if attempts > 1 else ()
+    return (ANY,)  # (r, D*)
+
+
 class Search:
     def __init__(self, checker: Checker, report: Report,
                  progress: Callable[[Report], None] | None) -> None:
@@ -753,7 +888,8 @@ class Search:
         self.report = report
         self.progress = progress
         self.seen: dict[State, tuple[int, int]] = {}
-        """Per canonical state, (depth reached at, the lowest replica a delivery from it may reach)."""
+        """Per canonical state, (depth reached at, the restriction it was explored under: ``ANY`` none,
+        else the replica the delivery it was reached by went to)."""
         self.started = time.perf_counter()
         self.cpu0 = time.process_time()
         self.last = self.started
@@ -762,22 +898,54 @@ class Search:
         root = self.c.start()
         self.c.check(root)
         self.report.states = 1
-        self._visit(root, [], -1)
+        self._visit(root, [], ANY)
 
-    def _visit(self, st: State, path: list[str], floor: int) -> None:
+    def _visit(self, st: State, path: list[str], after: int) -> None:
+        """Explore from ``st``, reached by ``path``; ``after``: the replica the last event delivered to
+        (``ANY`` if it was no delivery to one replica).
+
+        *Lazy deliveries* (``bounds.lazy``).  After a delivery to replica ``r`` the next event is a
+        delivery to ``r`` again or an event that reads what ``r`` holds (``_reads``); any other is not
+        tried.  Sound: a delivery changes only ``r``'s held set, and an event that does not read it is
+        enabled and does the same before the delivery as after it, so a path where it follows the
+        delivery reaches the state of the path with the delivery moved after it — moved on, the
+        delivery comes right before the next event that reads ``r``'s messages, or at the end, and
+        that path is tried (same length; and ``D*``, which overwrites every held set, reaches the same
+        state without the delivery).  ``D`` (everything signed so far, to one replica) delivers what was
+        signed by then, so it restricts nothing after it; a ``D`` to another replica after ``d`` is
+        cut, the other order being tried.  The states skipped are judged anyway: every invariant is a
+        function of one replica's held set (and of what was signed), and each held set a skipped state
+        gives a replica is the one it has in the state right after the deliveries to it, which is
+        checked — only its successors are cut.  (``bounds.lazy`` False: after a delivery to ``r``, no
+        delivery to a lower-numbered replica, the other order being tried.)"""
         depth = len(path)
         self.report.deepest = max(self.report.deepest, depth)
         if depth >= self.c.bounds.depth:
             return
+        lazy = self.c.bounds.lazy
         for event, nxt in self.c.events(st):
             to = _target(event)
-            if to is not None and to < floor:
-                continue  # (partial order: the other order of the two deliveries is explored)
+            if after != ANY:
+                if not lazy:
+                    if to is not None and to < after:
+                        continue  # (partial order: the other order of the two deliveries is explored)
+                elif to is not None:
+                    if to != after:
+                        continue
+                else:
+                    reads = _reads(event, self.c.bounds.attempts)
+                    if (ANY not in reads and after not in reads) or event == "D*":
+                        continue
             self.report.events += 1
             key = self.c.canon(nxt)
-            lo = to if to is not None else -1
+            # (Only a single delivery restricts what follows: ``D`` delivers what was signed by then, so
+            # it cannot be moved later past a signature; it can be moved earlier past deliveries.)
+            then = to if to is not None and (event.startswith("d") or not lazy) else None
+            lo = ANY if then is None else self.c.canon_voice(nxt, key, then)
             seen = self.seen.get(key)
-            if seen is not None and seen[0] <= depth + 1 and seen[1] <= lo:
+            if seen is not None and seen[0] <= depth + 1 and (
+                seen[1] == ANY or seen[1] == lo or (not lazy and seen[1] <= lo)
+            ):
                 self.report.revisits += 1
                 continue
             if seen is None:
@@ -789,9 +957,11 @@ class Search:
                     self.c.check(nxt, st)
                 except Violation as v:
                     raise _Found(v, [*path, event]) from None
-            self.seen[key] = (depth + 1, lo if seen is None else min(lo, seen[1]))
+            # (Lazy: the restriction explored under last; a state explored under two is explored
+            # again under either, which costs time, never soundness.)
+            self.seen[key] = (depth + 1, lo if seen is None or lazy else min(lo, seen[1]))
             self._tick()
-            self._visit(nxt, [*path, event], lo)
+            self._visit(nxt, [*path, event], ANY if then is None else then)
 
     def _tick(self) -> None:
         now = time.perf_counter()
@@ -894,7 +1064,8 @@ def shrink(checker: Checker, path: Sequence[str], invariant: str) -> list[str]:
 def replay_command(game: str, shape: str, bounds: Bounds, reintroduce: Sequence[str],
                    path: Sequence[str]) -> str:
     extra = "".join(f" --reintroduce {r}" for r in reintroduce)
-    return (f"p2pcards harness {game} --rule-check --shape {shape} --steps {bounds.steps} "
+    attempts = f" --attempts {bounds.attempts}" if bounds.attempts != 1 else ""
+    return (f"p2pcards harness {game} --rule-check --shape {shape} --steps {bounds.steps}{attempts} "
             f"--cheats {bounds.cheats} --restarts {bounds.restarts}{extra} --replay {','.join(path)}")
 
 
