@@ -27,7 +27,11 @@ to a depth that covers the cycle.
 * Votes, abandons and returns as real signed claims with real bodies (``bodies``), at any step and
   head they can name.
 * Per honest machine (one per voice): the set of messages it holds (its journal) and its restart state
-  — restoring or not, and whom it still waits for (``claims.restore_wait``).  Everything the rule
+  — restoring or not, and whom it still waits for (``claims.restore_wait``); restoring, it signs no
+  move and no abandon, but the votes ``claims.repeats`` allows, as ``clocks.claim_due`` does (every
+  step of this table awaits one seat, so every vote is one it could sign whenever: the check shows
+  that signing them while restoring never double-signs; a step awaiting several voices, where
+  ``repeats`` refuses, is the dealer's, not modelled).  Everything the rule
   says about a replica is a function of these: the decision it takes, the decision it is told about
   (``pending_gone``/``half_gone``, as ``derive`` records them), whom it convicts.
 
@@ -516,17 +520,21 @@ class Checker:
         vw = self.view(v, st.held[v])
         att, h = vw.att, vw.held
         waits = self.blocked(st, v, vw)
-        free = not waits and vw.taken is None and not vw.convicted
+        settled = vw.taken is None and not vw.convicted
         step = att.step
-        if free and step < len(att.turn):
+        if settled and step < len(att.turn):
             head = att.heads[step]
             mover = att.turn[step]
             if self.voices.voice(mover) == v:
-                found.append((f"m{v}", self._sign(st, v, ("s", step, head, mover, st.gen[v]))))
+                if not waits:
+                    found.append((f"m{v}", self._sign(st, v, ("s", step, head, mover, st.gen[v]))))
             else:
                 if vw.due is None:
                     vw.due = self._due(v, att, h)
+                at = decide.view(att, step, head)
                 for kind, named in vw.due:
+                    if waits and not claims.repeats(kind, named, self.voices, at, v):
+                        continue  # restoring: only what is the same bytes whenever signed (``claim_due``)
                     key = ("v" if kind == VOTE else "a", step, head, v, named)
                     if key not in st.held[v]:
                         tag = "v" if kind == VOTE else "a"
