@@ -202,6 +202,27 @@ def make_room(
     return room
 
 
+Turns = list[tuple[int, out.YourTurn]]
+"""The turns told, in order: (seat, its ``YourTurn``)."""
+
+
+def people_room(genesis: Genesis, ids: list[Any], seed: int) -> tuple[GateRoom, Turns]:
+    """A started ``GateRoom`` of ``genesis``'s tables, each a person's but its computer seats, where
+    nobody moves by itself: the turns are kept for the test to play."""
+    n = len(genesis.seats)
+    bots = dict(genesis.computers)
+    tables = [Table(genesis, i, ids[i], source=seeded_source(f"{seed}/{i}"), person=i not in bots)
+              for i in range(n)]
+    empty: list[list[out.Output]] = [[] for _ in range(n)]
+    room = GateRoom(genesis, tables, Rng(seed), [[] for _ in range(n)], [{} for _ in range(n)], empty)
+    room.held = []
+    turns: Turns = []
+    room.act = lambda i, turn: turns.append((i, turn))  # type: ignore[method-assign]
+    room.start()
+    room.run()
+    return room, turns
+
+
 def signed_as(genesis: Genesis, seat: int, kind: str, body: Any, step: int, prev: bytes) -> bytes:
     """A message of ``kind`` signed with the test identity of ``seat`` (what that seat can always send)."""
     env = Envelope(game_id=genesis.game_id, step=step, seat=seat, prev=prev, kind=kind, body=body)

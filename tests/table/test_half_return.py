@@ -15,14 +15,12 @@ from p2pcards.table import Table, make_genesis
 from p2pcards.table import outputs as out
 from p2pcards.table.seating import UNCONFIRMED
 from p2pcards.wire import SignedMessage, public_bytes
-from tests.table.helpers import GateRoom, identities, seeded_source
+from tests.table.helpers import GateRoom, Turns, identities, people_room, seeded_source
 
 TIMEOUT_MS = 30_000
 ANN = 1
 ANNS_LAPTOP = (ANN,)
 COMPUTERS = ((2, 0), (3, 0))
-
-Turns = list[tuple[int, out.YourTurn]]
 
 
 def _spades() -> tuple[GateRoom, Turns]:
@@ -31,17 +29,7 @@ def _spades() -> tuple[GateRoom, Turns]:
     # A match long enough for Ann to play again after she is back.
     genesis = make_genesis("spades", seats, dealer="seeded", seed=3, timeout_ms=TIMEOUT_MS,
                            computers=COMPUTERS, options={"target": 300, "floor": -1000})
-    bots = dict(COMPUTERS)
-    tables = [Table(genesis, i, ids[i], source=seeded_source(f"3/{i}"), person=i not in bots)
-              for i in range(4)]
-    empty: list[list[out.Output]] = [[] for _ in range(4)]
-    room = GateRoom(genesis, tables, Rng(3), [[] for _ in range(4)], [{} for _ in range(4)], empty)
-    room.held = []
-    turns: Turns = []
-    room.act = lambda i, turn: turns.append((i, turn))  # type: ignore[method-assign]
-    room.start()
-    room.run()
-    return room, turns
+    return people_room(genesis, ids, 3)
 
 
 def _play(room: GateRoom, turns: Turns) -> int:

@@ -7,16 +7,12 @@ player really gone is dealt out at the deadline with nobody answering is in ``te
 
 from __future__ import annotations
 
-from p2pcards.games.rng import Rng
-from p2pcards.table import Table, make_genesis
+from p2pcards.table import make_genesis
 from p2pcards.table import outputs as out
 from p2pcards.wire import public_bytes
-from tests.table.helpers import GateRoom, identities, seeded_source
+from tests.table.helpers import GateRoom, Turns, identities, people_room
 
 TIMEOUT_MS = 30_000
-
-
-Turns = list[tuple[int, out.YourTurn]]
 
 
 def _people(n: int, computers: tuple[tuple[int, int], ...] = ()) -> tuple[GateRoom, Turns]:
@@ -24,17 +20,7 @@ def _people(n: int, computers: tuple[tuple[int, int], ...] = ()) -> tuple[GateRo
     ids = identities(n)
     genesis = make_genesis("durak", [(f"p{i}", public_bytes(k)) for i, k in enumerate(ids)], dealer="seeded",
                            seed=4, timeout_ms=TIMEOUT_MS, computers=computers)
-    bots = dict(computers)
-    tables = [Table(genesis, i, ids[i], source=seeded_source(f"4/{i}"), person=i not in bots)
-              for i in range(n)]
-    empty: list[list[out.Output]] = [[] for _ in range(n)]
-    room = GateRoom(genesis, tables, Rng(4), [[] for _ in range(n)], [{} for _ in range(n)], empty)
-    room.held = []
-    turns: Turns = []
-    room.act = lambda i, turn: turns.append((i, turn))  # type: ignore[method-assign]
-    room.start()
-    room.run()
-    return room, turns
+    return people_room(genesis, ids, 4)
 
 
 def _play(room: GateRoom, turns: Turns) -> int:
