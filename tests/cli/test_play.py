@@ -18,6 +18,7 @@ from rich.console import Console
 from p2pcards import games
 from p2pcards.cli.play import Session
 from p2pcards.cli.screen import describe, menu, words
+from p2pcards.cli.screen.faces import face_for
 from p2pcards.games.azi.view import AziView
 from p2pcards.games.rng import Rng
 from p2pcards.local import LocalRoom
@@ -227,6 +228,17 @@ def test_engine_summaries_get_the_players_names() -> None:
     # Mid-sentence "you", cards with their suit symbols, as everywhere else on the screen.
     assert words.with_names("not allowed: seat 0 must bid", names) == "not allowed: you must bid"
     assert words.with_names("KC is not a trump (D2)", names) == "K♣ is not a trump (D2)"
+
+
+def test_your_seat_is_your_seat_inside_a_sentence() -> None:
+    """A Spades seat dealt again as an open dummy reads its own line as "with your seat", never
+    "with Your seat" (the possessive of ``You`` is ``Your`` at a sentence's start only)."""
+    face = face_for("spades", ("You", "Anna", "Boris", "Clara"), 0)
+    line = describe.void_line(2, face.dealt_again((0,))).plain
+    assert line == ("Hand 3 is void: nothing of it counts, and it is dealt again, with your seat as an open "
+                    "dummy.")
+    assert words.you_case("Your seat is an open dummy. Your cards, and You win") == (
+        "Your seat is an open dummy. Your cards, and you win")
 
 
 def test_the_deal_and_the_shuffle_progress_speak_of_people() -> None:

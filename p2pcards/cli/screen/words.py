@@ -81,9 +81,10 @@ def with_names(text: str, names: Sequence[str], me: int | None = None) -> str:
 
 
 def you_case(text: str) -> str:
-    """``You`` agrees with its verb (``You wins`` -> ``You win``) and is ``you`` inside a sentence."""
+    """``You`` agrees with its verb (``You wins`` -> ``You win``) and is ``you`` inside a sentence, as
+    ``Your`` is ``your`` (``possessive``)."""
     text = re.sub(r"\bYou (\w+)\b", lambda m: f"You {_AGREE.get(m.group(1), m.group(1))}", text)
-    return re.sub(r"\bYou\b", lambda m: _lower_you(text, m.start()), text)
+    return re.sub(r"\bYou(r?)\b", lambda m: _lower_you(text, m.start()) + m.group(1), text)
 
 
 def _lower_you(text: str, at: int) -> str:
