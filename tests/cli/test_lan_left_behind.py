@@ -199,3 +199,20 @@ def test_out_by_half_the_tables_word_and_her_agreement_is_not_told_as_binding_no
     assert ("went on without you in hand 1 by their word, and your `return` agreed to it: you are out of "
             "that hand") in shown, shown
     assert "binds nobody named" not in shown
+
+
+def test_a_seat_caught_up_after_a_restore_is_told_it_plays_on_only_where_it_does(
+    at_a_turn: tuple[LanGame, Seat0, out.YourTurn, io.StringIO],
+) -> None:
+    """Back from the saved game, a seat waits for the others' answers; once they came, it is told it
+    plays on — unless what it caught up with left it behind (it plays again only by `return`)."""
+    game, node, _, text = at_a_turn
+    game.on_event(out.Restoring(7, (1,)))
+    game.on_event(out.Restoring(7, ()))
+    assert "Caught up: the others sent all they hold, and you play on." in said(text)
+    node.table.left_behind = True
+    game.on_event(out.Restoring(9, (2,)))
+    game.on_event(out.Restoring(9, ()))
+    shown = said(text)
+    assert shown.count("and you play on") == 1, shown
+    assert shown.rstrip().endswith("Caught up: the others sent all they hold."), shown

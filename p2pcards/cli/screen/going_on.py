@@ -127,7 +127,11 @@ def _restoring(screen: GameScreen, event: out.Restoring) -> None:
         screen.say(describe.restoring_line(event.seats, screen.names))
     elif screen.restoring:
         screen.restoring = False
-        screen.say(Text("Caught up: the others sent all they hold, and you play on.", style="dim"))
+        # "You play on" only where it is so: not to a seat left behind, out of the hand, or whose match
+        # is over (what it holds now says so, and is told on its own line).
+        out_of_it = screen.table.left_behind or screen.me in screen.face.away or screen.table.over
+        then = "." if out_of_it else ", and you play on."
+        screen.say(Text(f"Caught up: the others sent all they hold{then}", style="dim"))
 
 
 def _contradicted(screen: GameScreen, event: out.VotesContradicted) -> None:
