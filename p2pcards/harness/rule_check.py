@@ -118,7 +118,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
-from p2pcards.table import claims, decide, held, policy
+from p2pcards.table import claims, clocks, decide, held, policy
 from p2pcards.table.claims import ABANDON, VOTE, Decision
 from p2pcards.table.held import Held
 from p2pcards.table.seating import Change, start_head
@@ -576,17 +576,14 @@ class Checker:
 
     def _due(self, v: int, att: AbstractAttempt, h: Held) -> list[tuple[str, tuple[int, ...]]]:
         """Every claim ``policy.due`` lets voice ``v`` sign at the open step at some clock: the move
-        clock run out, and any set of the other voices disconnected.  The lines before the call are
-        ``clocks.claim_due``'s reading of what is held."""
+        clock run out, and any set of the other voices disconnected.  What is held is read as the
+        replica reads it (``clocks.claims_at``)."""
         key = (att.step, att.heads[att.step])
-        abandons = h.abandons.get(key, {})
-        if v in abandons:
+        at_step = clocks.claims_at(h, *key, v, self.shape.n)
+        if at_step is None:
             return []
-        n = self.shape.n
-        with_us = {w: m for w, m in abandons.items() if v not in claims.named(m, n)}
-        gone_on = tuple(sorted(w for w in abandons if w not in with_us))
+        held_claims, gone_on = at_step
         votes = h.votes.get(key, {})
-        held_claims = {**votes, **with_us}
         others = [w for w in self.all_voices if w != v]
         found: set[tuple[str, tuple[int, ...]]] = set()
         for k in range(len(others) + 1):

@@ -113,6 +113,22 @@ class Claim:
     silent: tuple[int, ...]
 
 
+def claims_at(
+    held: Held, step: int, head: bytes, own: int, n: int
+) -> tuple[dict[int, SignedMessage], tuple[int, ...]] | None:
+    """What voice ``own`` holds of the claims at ``step`` after ``head``, as ``policy.Observed`` takes
+    it: the votes, and the abandons of the voices still at the step with it; and the voices whose
+    abandon names it (they went on without it).  None once it signed an abandon there: one vote and
+    one abandon per seat and step, ever — what the journal holds counts too, so a seat restored from
+    it does not sign again with other seats named (that would be equivocation)."""
+    abandons: dict[int, SignedMessage] = held.abandons.get((step, head), {})
+    if own in abandons:
+        return None
+    with_us = {v: m for v, m in abandons.items() if own not in claims.named(m, n)}
+    gone_on = tuple(sorted(v for v in abandons if v not in with_us))
+    return {**held.votes.get((step, head), {}), **with_us}, gone_on
+
+
 def claim_due(
     clock: Clock,
     att: Attempt,
@@ -129,15 +145,10 @@ def claim_due(
     question to ask, or the claim to sign.  ``restoring``: the seat still waits for its peers'
     answers, so only a claim that is the same bytes whenever signed is due (``claims.repeats``)."""
     key = (att.head, att.step)
-    # One vote and one abandon per seat and step, ever: what the journal holds counts too, so a
-    # seat restored from it does not sign again with other seats named (that would be equivocation).
-    abandons: dict[int, SignedMessage] = held.abandons.get((att.step, att.head), {})
-    if key in clock.ended_at or own in abandons:
+    at_step = claims_at(held, att.step, att.head, own, n)
+    if key in clock.ended_at or at_step is None:
         return [], None
-    # A voice whose abandon names ours has gone on without us: it is not at this step with us.
-    with_us = {v: m for v, m in abandons.items() if own not in claims.named(m, n)}
-    gone_on = tuple(sorted(v for v in abandons if v not in with_us))
-    held_claims = {**held.votes.get((att.step, att.head), {}), **with_us}
+    held_claims, gone_on = at_step
     waited = clock.now - clock.since
     claim = policy.due(
         policy.Observed(
